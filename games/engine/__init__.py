@@ -1,0 +1,40 @@
+"""The rules engine: pure Python, no Django. See ``base`` for the interface a game implements."""
+
+from .base import DealState, IllegalPlay, InvalidDeal, Match, Trick, TrickGame
+from .cards import CARDS, RANKS, SUITS, Card, NotationError, parse_card
+from .femkort import FEMKORT, FemkortMatch, FemkortOptions
+from .letzter_stich import LETZTER_STICH, LetzterStichMatch, LetzterStichOptions, settle_tokens
+
+GAMES: dict[str, TrickGame] = {game.name: game for game in (FEMKORT, LETZTER_STICH)}
+
+
+def get_game(name: str) -> TrickGame:
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise InvalidDeal(f"unknown game {name!r}; known: {', '.join(GAMES)}") from None
+
+
+__all__ = [
+    "CARDS",
+    "FEMKORT",
+    "GAMES",
+    "LETZTER_STICH",
+    "RANKS",
+    "SUITS",
+    "Card",
+    "DealState",
+    "FemkortMatch",
+    "FemkortOptions",
+    "IllegalPlay",
+    "InvalidDeal",
+    "LetzterStichMatch",
+    "LetzterStichOptions",
+    "Match",
+    "NotationError",
+    "Trick",
+    "TrickGame",
+    "get_game",
+    "parse_card",
+    "settle_tokens",
+]

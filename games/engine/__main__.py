@@ -1,0 +1,134 @@
+"""Command line: ``python -m games.engine perft|replay|bench`` (documented in the README)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+
+from . import FEMKORT, GAMES, InvalidDeal, NotationError
+from .base import DealState
+from .cards import parse_suit
+from .perft import perft
+from .records import IllegalRecordPlay, RecordError, replay
+
+BENCH_DEALS = 200
+BENCH_DEPTH = 12
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m games.engine", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    p = commands.add_parser("perft", help="count legal card sequences of a given length")
+    p.add_argument("--game", choices=sorted(GAMES), required=True)
+    p.add_argument("--profile", choices=("modern", "classic"))
+    p.add_argument("--trump", choices=tuple("SHDC"))
+    p.add_argument("--leader", type=int, required=True)
+    p.add_argument("--depth", type=int, required=True)
+    p.add_argument("--hands", required=True, help='cards from seat 0, e.g. "AS,KS,QS,JS,TS/2H,3H,4H,5H,6H/..."')
+    commands.add_parser("replay", help="replay a JSON deal record from stdin")
+    b = commands.add_parser("bench", help="perft speed on a fixed set of deals")
+    b.add_argument("--deals", type=int, default=BENCH_DEALS)
+    args = parser.parse_args(argv)
+    if args.command == "perft":
+        return _perft(args)
+    if args.command == "replay":
+        return _replay()
+    return _bench(args.deals)
+
+
+def _perft(args: argparse.Namespace) -> int:
+    game = GAMES[args.game]
+    try:
+        if args.depth < 0:
+            raise InvalidDeal("depth must be 0 or more")
+        if args.game != "femkort" and (args.profile or args.trump):
+            raise InvalidDeal(f"{args.game} has no --profile or --trump")
+        options = game.parse_options({"profile": args.profile} if args.profile else {})
+        hands = [[card for card in hand.split(",") if card.strip()] for hand in args.hands.split("/")]
+        seats = [seat for seat, hand in enumerate(hands) if hand]
+        if args.leader not in seats:
+            raise InvalidDeal(f"leader {args.leader} is not a seat holding cards")
+        dealer = seats[seats.index(args.leader) - 1]
+        trump = parse_suit(args.trump) if args.trump else None
+        state = game.start(dealt=hands, dealer=dealer, options=options, trump=trump)
+    except (InvalidDeal, NotationError) as error:
+        print(f"perft: {error}", file=sys.stderr)
+        return 2
+    print(perft(state, args.depth))
+    return 0
+
+
+def _replay() -> int:
+    try:
+        record = json.loads(sys.stdin.read())
+        result = replay(record)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        print(f"replay: input is not JSON: {error}", file=sys.stderr)
+        return 2
+    except RecordError as error:
+        print(f"replay: {error}", file=sys.stderr)
+        return 2
+    except IllegalRecordPlay as illegal:
+        error = illegal.error
+        print(
+            json.dumps(
+                {
+                    "error": "illegal_play",
+                    "index": illegal.index,
+                    "seat": error.seat,
+                    "card": error.card,
+                    "legal": error.legal,
+                    "rule": error.rule,
+                    "message": error.message,
+                }
+            )
+        )
+        return 1
+    print(json.dumps(result))
+    return 0
+
+
+def bench_deals(count: int, players: int = 4) -> list[DealState]:
+    """The fixed benchmark deals: seeded, so every run measures the same positions."""
+    options = FEMKORT.parse_options(None)
+    return [
+        FEMKORT.deal(players=players, dealer=seed % players, options=options, rng=random.Random(seed))
+        for seed in range(count)
+    ]
+
+
+def _bench(count: int) -> int:
+    deals = bench_deals(count)
+    started = time.perf_counter()
+    leaves = sum(perft(deal, BENCH_DEPTH) for deal in deals)
+    seconds = time.perf_counter() - started
+    print(f"femkort, 4 players, modern, depth {BENCH_DEPTH}, {count} seeded deals: {leaves} leaves")
+    print(f"perft only: {seconds:.3f} s, {leaves / seconds:,.0f} leaves/s")
+    since_start = _seconds_since_process_start()
+    if since_start is not None:
+        print(f"process start included: {since_start:.3f} s, {leaves / since_start:,.0f} leaves/s")
+    started = time.perf_counter()
+    uncached = sum(perft(deal, BENCH_DEPTH, cache=False) for deal in deals[: max(1, count // 10)])
+    seconds = time.perf_counter() - started
+    print(f"without the trick-boundary cache, first {max(1, count // 10)} deals: {uncached / seconds:,.0f} leaves/s")
+    return 0
+
+
+def _seconds_since_process_start() -> float | None:
+    """Wall time since this process began (Linux /proc; 10 ms resolution)."""
+    try:
+        import os
+
+        with open("/proc/self/stat") as stat, open("/proc/uptime") as uptime:
+            started_ticks = int(stat.read().rsplit(")", 1)[1].split()[19])
+            now = float(uptime.read().split()[0])
+        return now - started_ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,309 @@
+"""The small interface every game implements, and the deal state they share.
+
+A game is one module holding one ``TrickGame`` subclass and one match class:
+
+- ``name``, ``min_players``, ``max_players``, ``packets`` (cards per round of dealing);
+- ``parse_options(raw)`` -> the game's frozen options (validated, with defaults);
+- ``deck(players)`` -> the cards in play for that many players;
+- ``overtake(options)`` and ``trump_suit(options, dealt, dealer)``: the table's trick rules;
+- ``legal_mask(state)`` and ``trick_winner(state, cards)``: override only if the
+  game's tricks differ from "follow suit, highest of led suit or trump wins";
+- ``new_match(players, options, rng)`` -> a ``Match``: ``deal(rng)``, ``settle(deal)``,
+  ``finished``, ``winners`` and ``scores``.
+
+Everything else (dealing, playing a card, errors naming the rule broken, the deal
+result) is shared here, so the web layer, bots and tools use only this surface and
+a new game such as Nap or Euchre is one new module registered in ``GAMES``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar, Protocol
+
+from .cards import BIT, CARDS, INDEX, SUITS, Card, from_mask, parse_card
+from .tricks import NO_TRUMP, legal_mask, trick_standing
+
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+class IllegalPlay(ValueError):
+    """A card that the rules forbid; ``rule`` names which rule, ``legal`` what was allowed."""
+
+    def __init__(self, rule: str, message: str, *, seat: int | None, card: Card, legal: list[Card]):
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+        self.seat = seat
+        self.card = card
+        self.legal = legal
+
+
+class InvalidDeal(ValueError):
+    """Hands, dealer or options that cannot start a deal of this game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    leader: int
+    cards: tuple[Card, ...] = ()
+    winner: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DealState:
+    """One deal, from the dealt hands to the last trick; never mutated, ``play`` returns a new one."""
+
+    game: str
+    options: Any
+    dealer: int
+    dealt: tuple[tuple[Card, ...], ...]
+    trump: str | None
+    hands: tuple[int, ...]
+    tricks: tuple[Trick, ...] = ()
+    trick: Trick | None = None
+    seats: tuple[int, ...] = field(default=())
+
+    @property
+    def rules(self) -> TrickGame:
+        from . import GAMES
+
+        return GAMES[self.game]
+
+    @property
+    def players(self) -> int:
+        return len(self.dealt)
+
+    @property
+    def tricks_per_deal(self) -> int:
+        return len(self.dealt[self.seats[0]])
+
+    @property
+    def is_over(self) -> bool:
+        return len(self.tricks) == self.tricks_per_deal
+
+    @property
+    def to_act(self) -> int | None:
+        if self.trick is None:
+            return None
+        return self.seat_after(self.trick.leader, len(self.trick.cards))
+
+    @property
+    def winner(self) -> int | None:
+        """The deal's winner: whoever took the last trick."""
+        return self.tricks[-1].winner if self.is_over else None
+
+    @property
+    def plays(self) -> list[Card]:
+        cards = [card for trick in self.tricks for card in trick.cards]
+        return cards + list(self.trick.cards) if self.trick else cards
+
+    def seat_after(self, seat: int, steps: int = 1) -> int:
+        """The seat ``steps`` places clockwise among those dealt in."""
+        return self.seats[(self.seats.index(seat) + steps) % len(self.seats)]
+
+    def hand(self, seat: int) -> list[Card]:
+        return from_mask(self.hands[seat])
+
+    def played_by(self, seat: int) -> list[Card]:
+        """The cards ``seat`` has played this deal, in order (they stay face up)."""
+        played = []
+        for trick in (*self.tricks, self.trick) if self.trick else self.tricks:
+            for position, card in enumerate(trick.cards):
+                if self.seat_after(trick.leader, position) == seat:
+                    played.append(card)
+        return played
+
+    def legal_cards(self) -> list[Card]:
+        return from_mask(self.rules.legal_mask(self)) if self.trick else []
+
+    def play(self, card: Card, seat: int | None = None) -> DealState:
+        return self.rules.play(self, card, seat)
+
+
+class Match(Protocol):
+    """A session of deals: who deals next, who takes part, and when it is over."""
+
+    players: int
+    dealer: int
+
+    @property
+    def finished(self) -> bool: ...
+
+    @property
+    def winners(self) -> tuple[int, ...]: ...
+
+    @property
+    def scores(self) -> tuple[int, ...]: ...
+
+    def deal(self, rng: random.Random) -> DealState: ...
+
+    def settle(self, deal: DealState) -> Match: ...
+
+
+class TrickGame:
+    """Shared machinery of a last-trick game; subclasses supply deck, packets, options, scoring."""
+
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    packets: ClassVar[tuple[int, ...]]
+
+    def parse_options(self, raw: Mapping[str, Any] | None) -> Any:
+        raise NotImplementedError
+
+    def deck(self, players: int) -> tuple[Card, ...]:
+        raise NotImplementedError
+
+    def overtake(self, options: Any) -> bool:
+        return False
+
+    def trump_suit(self, options: Any, dealt: Sequence[Sequence[Card]], dealer: int) -> str | None:
+        return None
+
+    def new_match(self, *, players: int, options: Any, rng: random.Random) -> Match:
+        raise NotImplementedError
+
+    # -- dealing -----------------------------------------------------------------
+
+    def deal(
+        self,
+        *,
+        players: int,
+        dealer: int,
+        options: Any,
+        rng: random.Random,
+        seats: Sequence[int] | None = None,
+    ) -> DealState:
+        """Shuffle with ``rng``, cut, and deal the packets clockwise from the dealer's left.
+
+        ``seats`` are those taking part (all by default); the others get no cards.
+        Pass ``random.Random(seed)`` to reproduce a deal, ``random.SystemRandom()`` for play.
+        """
+        seats = tuple(range(players)) if seats is None else tuple(sorted(seats))
+        cards = list(self.deck(len(seats)))
+        rng.shuffle(cards)
+        cut = rng.randrange(1, len(cards))
+        cards = cards[cut:] + cards[:cut]
+        if dealer not in seats:
+            raise InvalidDeal(f"dealer {dealer} is not taking part in the deal")
+        order = [seats[(seats.index(dealer) + 1 + i) % len(seats)] for i in range(len(seats))]
+        dealt: list[list[Card]] = [[] for _ in range(players)]
+        for packet in self.packets:
+            for seat in order:
+                dealt[seat].extend(cards[:packet])
+                del cards[:packet]
+        return self.start(dealt=dealt, dealer=dealer, options=options)
+
+    def start(
+        self,
+        *,
+        dealt: Sequence[Sequence[Card]],
+        dealer: int,
+        options: Any,
+        trump: str | None = None,
+    ) -> DealState:
+        """The state before the first lead, from hands as dealt (an empty hand sits the deal out)."""
+        players = len(dealt)
+        seats = tuple(seat for seat, hand in enumerate(dealt) if hand)
+        if len(seats) < 2 or players > self.max_players:
+            raise InvalidDeal(f"{self.name} needs 2 to {self.max_players} hands, got {len(seats)}")
+        if not 0 <= dealer < players or dealer not in seats:
+            raise InvalidDeal(f"dealer {dealer} is not a seat holding cards")
+        hand_size = sum(self.packets)
+        deck = set(self.deck(len(seats)))
+        seen: set[Card] = set()
+        hands = []
+        for seat, hand in enumerate(dealt):
+            cards = tuple(parse_card(card) for card in hand)
+            if cards and len(cards) != hand_size:
+                raise InvalidDeal(f"seat {seat} holds {len(cards)} cards, {self.name} deals {hand_size}")
+            for card in cards:
+                if card not in deck:
+                    raise InvalidDeal(f"{card} is not in the {self.name} deck for {len(seats)} players")
+                if card in seen:
+                    raise InvalidDeal(f"{card} is dealt twice")
+                seen.add(card)
+            hands.append(cards)
+        if trump is None:
+            trump = self.trump_suit(options, hands, dealer)
+        leader = seats[(seats.index(dealer) + 1) % len(seats)]
+        return DealState(
+            game=self.name,
+            options=options,
+            dealer=dealer,
+            dealt=tuple(hands),
+            trump=trump,
+            hands=tuple(sum(BIT[c] for c in hand) for hand in hands),
+            trick=Trick(leader=leader),
+            seats=seats,
+        )
+
+    # -- playing -----------------------------------------------------------------
+
+    def legal_mask(self, state: DealState) -> int:
+        seat = state.to_act
+        if seat is None:
+            return 0
+        cards = [INDEX[card] for card in state.trick.cards]
+        return legal_mask(state.hands[seat], cards, _trump_index(state.trump), self.overtake(state.options))
+
+    def trick_winner(self, state: DealState, trick: Trick) -> int:
+        cards = [INDEX[card] for card in trick.cards]
+        *_, position = trick_standing(cards, _trump_index(state.trump))
+        return state.seat_after(trick.leader, position)
+
+    def play(self, state: DealState, card: Card, seat: int | None = None) -> DealState:
+        """Play ``card`` for the seat to act (or for ``seat``, which must be the one to act)."""
+        to_act = state.to_act
+        if to_act is None:
+            raise IllegalPlay("deal_over", "the deal is over", seat=seat, card=card, legal=[])
+        legal = self.legal_mask(state)
+        legal_cards = from_mask(legal)
+        if seat is not None and seat != to_act:
+            raise IllegalPlay(
+                "not_your_turn",
+                f"it is seat {to_act}'s turn, not seat {seat}'s",
+                seat=seat,
+                card=card,
+                legal=[],
+            )
+        bit = BIT.get(card, 0)
+        if not bit & state.hands[to_act]:
+            raise IllegalPlay(
+                "not_in_hand",
+                f"{card} is not in seat {to_act}'s hand",
+                seat=to_act,
+                card=card,
+                legal=legal_cards,
+            )
+        if not bit & legal:
+            raise self._broken_rule(state, to_act, card, legal_cards)
+        hands = list(state.hands)
+        hands[to_act] ^= bit
+        trick = replace(state.trick, cards=(*state.trick.cards, card))
+        tricks = state.tricks
+        if len(trick.cards) == len(state.seats):
+            trick = replace(trick, winner=self.trick_winner(state, trick))
+            tricks = (*tricks, trick)
+            done = len(tricks) == state.tricks_per_deal
+            trick = None if done else Trick(leader=trick.winner)
+        return replace(state, hands=tuple(hands), tricks=tricks, trick=trick)
+
+    def _broken_rule(self, state: DealState, seat: int, card: Card, legal: list[Card]) -> IllegalPlay:
+        led = state.trick.cards[0][1]
+        allowed = ", ".join(legal)
+        in_suit = [c for c in from_mask(state.hands[seat]) if c[1] == led]
+        if len(legal) < len(in_suit):
+            cards = [INDEX[c] for c in state.trick.cards]
+            _, bar, *_ = trick_standing(cards, _trump_index(state.trump))
+            rule, message = "must_overtake", f"must overtake {CARDS[bar]} with one of {allowed}"
+        else:
+            rule, message = "must_follow", f"must follow {SUIT_NAMES[led]} with one of {allowed}"
+        return IllegalPlay(rule, message, seat=seat, card=card, legal=legal)
+
+
+def _trump_index(trump: str | None) -> int:
+    return NO_TRUMP if trump is None else SUITS.index(trump)

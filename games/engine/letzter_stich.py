@@ -1,0 +1,113 @@
+"""Letzter Stich (Noris profile): avoid the last trick, or take every trick (RULES.md §3)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .base import DealState, InvalidDeal, TrickGame
+from .cards import Card, deck
+
+
+@dataclass(frozen=True, slots=True)
+class LetzterStichOptions:
+    tokens: int = 5
+
+    def as_record(self, trump: str | None = None) -> dict[str, Any]:
+        return {"profile": "noris"} | ({"tokens": self.tokens} if self.tokens != 5 else {})
+
+
+class LetzterStich(TrickGame):
+    name = "letzter-stich"
+    min_players = 3
+    max_players = 4
+    packets = (4, 4)
+
+    def parse_options(self, raw: Mapping[str, Any] | None) -> LetzterStichOptions:
+        raw = dict(raw or {})
+        unknown = set(raw) - {"profile", "tokens", "trump"}
+        if unknown:
+            raise InvalidDeal(f"unknown letzter-stich options: {', '.join(sorted(unknown))}")
+        if raw.get("profile", "noris") not in ("noris", None):
+            raise InvalidDeal("letzter-stich has only the noris profile")
+        if raw.get("trump") not in (None, False):
+            raise InvalidDeal("letzter-stich is played without trump")
+        tokens = raw.get("tokens", 5)
+        if isinstance(tokens, bool) or not isinstance(tokens, int) or not 1 <= tokens <= 100:
+            raise InvalidDeal("tokens must be a whole number from 1 to 100")
+        return LetzterStichOptions(tokens=tokens)
+
+    def deck(self, players: int) -> tuple[Card, ...]:
+        """32 cards (7 to ace) for four players; without 7s and 8s for three."""
+        if players == 4:
+            return deck("789TJQKA")
+        if players == 3:
+            return deck("9TJQKA")
+        raise InvalidDeal(f"letzter-stich is for 3 or 4 players, not {players}")
+
+    def new_match(self, *, players: int, options: LetzterStichOptions, rng: random.Random) -> LetzterStichMatch:
+        self.deck(players)
+        return LetzterStichMatch(
+            players=players,
+            options=options,
+            dealer=rng.randrange(players),
+            tokens=(options.tokens,) * players,
+        )
+
+
+def settle_tokens(tokens: tuple[int, ...], pot: int, deal: DealState) -> tuple[tuple[int, ...], int]:
+    """Tokens and pot after a finished deal.
+
+    The last trick's taker pays one token into the pot, unless they took every
+    trick: then they take up to two from the pot (never more than it holds).
+    """
+    if not deal.is_over:
+        raise InvalidDeal("the deal is not over")
+    taker = deal.winner
+    slam = all(trick.winner == taker for trick in deal.tricks)
+    change = min(2, pot) if slam else -1
+    if tokens[taker] + change < 0:
+        raise InvalidDeal(f"seat {taker} has no token to pay")
+    tokens = tuple(t + change if seat == taker else t for seat, t in enumerate(tokens))
+    return tokens, pot - change
+
+
+@dataclass(frozen=True, slots=True)
+class LetzterStichMatch:
+    """Token match: over as soon as someone has none; most tokens wins, tied leaders draw."""
+
+    players: int
+    options: LetzterStichOptions
+    dealer: int
+    tokens: tuple[int, ...]
+    pot: int = 0
+
+    @property
+    def finished(self) -> bool:
+        return min(self.tokens) == 0
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        if not self.finished:
+            return ()
+        return tuple(seat for seat, t in enumerate(self.tokens) if t == max(self.tokens))
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return self.tokens
+
+    def deal(self, rng: random.Random) -> DealState:
+        return LETZTER_STICH.deal(players=self.players, dealer=self.dealer, options=self.options, rng=rng)
+
+    def settle(self, deal: DealState) -> LetzterStichMatch:
+        if self.finished:
+            raise InvalidDeal("the match is already over")
+        if deal.dealer != self.dealer or deal.players != self.players:
+            raise InvalidDeal("only this match's next deal can be settled")
+        tokens, pot = settle_tokens(self.tokens, self.pot, deal)
+        return replace(self, tokens=tokens, pot=pot, dealer=(self.dealer + 1) % self.players)
+
+
+LETZTER_STICH = LetzterStich()

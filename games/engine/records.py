@@ -1,0 +1,101 @@
+"""Deal records: the JSON form of a deal used by the CLI, exports and audits.
+
+``{"game", "options", "dealer", "hands" (as dealt, from seat 0), "plays"}``, plus
+``"tokens"`` and ``"pot"`` before the deal for Letzter Stich.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from . import GAMES
+from .base import DealState, IllegalPlay, InvalidDeal
+from .cards import NotationError, parse_card, parse_suit
+from .letzter_stich import settle_tokens
+
+
+class RecordError(ValueError):
+    """A record that is not well-formed; distinct from a well-formed record with an illegal play."""
+
+
+class IllegalRecordPlay(Exception):
+    def __init__(self, index: int, error: IllegalPlay):
+        super().__init__(error.message)
+        self.index = index
+        self.error = error
+
+
+def start_from_record(record: object) -> tuple[DealState, list[str]]:
+    """The deal's starting state and its plays, validated."""
+    if not isinstance(record, Mapping):
+        raise RecordError("a deal record is a JSON object")
+    game = GAMES.get(record.get("game"))  # type: ignore[arg-type]
+    if game is None:
+        raise RecordError(f"game must be one of {', '.join(GAMES)}")
+    hands, dealer, plays = record.get("hands"), record.get("dealer"), record.get("plays", [])
+    if not isinstance(hands, list) or not all(isinstance(h, list) for h in hands):
+        raise RecordError("hands must be a list of lists of cards, from seat 0")
+    if isinstance(dealer, bool) or not isinstance(dealer, int):
+        raise RecordError("dealer must be a seat number")
+    if not isinstance(plays, list):
+        raise RecordError("plays must be a list of cards")
+    raw_options = record.get("options") or {}
+    if not isinstance(raw_options, Mapping):
+        raise RecordError("options must be an object")
+    try:
+        options = game.parse_options(raw_options)
+        trump = raw_options.get("trump")
+        trump = parse_suit(trump) if isinstance(trump, str) else None
+        state = game.start(dealt=hands, dealer=dealer, options=options, trump=trump)
+        return state, [parse_card(card) for card in plays]
+    except (InvalidDeal, NotationError) as error:
+        raise RecordError(str(error)) from None
+
+
+def replay(record: object) -> dict[str, Any]:
+    """Play a record through the rules: its tricks, and once complete its winner (and tokens)."""
+    state, plays = start_from_record(record)
+    before = _tokens_before(record, state) if state.game == "letzter-stich" else None
+    for index, card in enumerate(plays):
+        try:
+            state = state.play(card)
+        except IllegalPlay as error:
+            raise IllegalRecordPlay(index, error) from None
+    tricks = [*state.tricks, *([state.trick] if state.trick and state.trick.cards else [])]
+    result: dict[str, Any] = {
+        "tricks": [{"leader": t.leader, "cards": list(t.cards), "winner": t.winner} for t in tricks],
+    }
+    if state.is_over:
+        result["winner"] = state.winner
+        if before is not None:
+            try:
+                tokens, pot = settle_tokens(*before, state)
+            except InvalidDeal as error:
+                raise RecordError(str(error)) from None
+            result |= {"tokens": list(tokens), "pot": pot}
+    return result
+
+
+def record_of(state: DealState) -> dict[str, Any]:
+    """The record of a deal as far as it has been played."""
+    return {
+        "game": state.game,
+        "options": state.options.as_record(state.trump),
+        "dealer": state.dealer,
+        "hands": [list(hand) for hand in state.dealt],
+        "plays": state.plays,
+    }
+
+
+def _tokens_before(record: Mapping[str, Any], state: DealState) -> tuple[tuple[int, ...], int]:
+    tokens = record.get("tokens", [state.options.tokens] * state.players)
+    pot = record.get("pot", 0)
+    valid = isinstance(tokens, list) and len(tokens) == state.players
+    if not valid or not all(_count(t) for t in [*tokens, pot]):
+        raise RecordError("tokens must list a whole number per seat and pot a whole number")
+    return tuple(tokens), pot
+
+
+def _count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0

@@ -1,0 +1,3 @@
+"""Websocket routes; the table consumer joins here when live play arrives."""
+
+websocket_urlpatterns: list = []

@@ -1,0 +1,114 @@
+"""Settings from the environment, production checks, and the real services CI runs against."""
+
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import connection
+
+from femkort_site.env import database_from_url
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO", "DATABASE_URL", "REDIS_URL"))}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=clean | env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_postgres_url_is_parsed():
+    db = database_from_url("postgres://anna:p%40ss@db.local:5433/femkort?sslmode=require")
+    assert db["ENGINE"] == "django.db.backends.postgresql"
+    assert (db["USER"], db["PASSWORD"], db["HOST"], db["PORT"], db["NAME"]) == (
+        "anna",
+        "p@ss",
+        "db.local",
+        "5433",
+        "femkort",
+    )
+    assert db["OPTIONS"] == {"sslmode": "require"}
+
+
+def test_unknown_database_scheme_is_refused():
+    with pytest.raises(ValueError, match="scheme"):
+        database_from_url("mongodb://localhost/x")
+
+
+def test_production_mode_passes_the_deploy_checks():
+    done = manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY="x7" * 20 + uuid.uuid4().hex,
+        DJANGO_ALLOWED_HOSTS="femkort.example",
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no issues" in done.stdout
+
+
+def test_production_mode_requires_a_secret_key():
+    done = manage("check", DJANGO_DEBUG="0", DJANGO_ALLOWED_HOSTS="femkort.example")
+    assert done.returncode != 0
+    assert "DJANGO_SECRET_KEY" in done.stderr
+
+
+def test_the_embedded_default_is_sqlite_and_in_memory_channels():
+    done = manage(
+        "shell", "-c", "from django.conf import settings as s; print(s.DATABASES['default']['ENGINE'], s.DEBUG)"
+    )
+    assert done.stdout.split()[-2:] == ["django.db.backends.sqlite3", "True"]
+
+
+@pytest.mark.django_db
+def test_database_in_use_is_the_one_configured():
+    expected = "postgresql" if os.environ.get("DATABASE_URL", "").startswith("postgres") else "sqlite"
+    assert connection.vendor == expected
+
+
+def test_channel_layer_is_the_one_configured():
+    backend = settings.CHANNEL_LAYERS["default"]["BACKEND"]
+    if os.environ.get("REDIS_URL"):
+        assert backend == "channels_redis.core.RedisChannelLayer"
+    else:
+        assert backend == "channels.layers.InMemoryChannelLayer"
+
+
+async def test_channel_layer_round_trip():
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.send(channel, {"type": "table.changed", "seq": 7})
+    assert (await layer.receive(channel))["seq"] == 7
+
+
+async def test_redis_channel_layer_round_trip():
+    """Needs Redis: fails under CI=true when unreachable, skips only on a developer machine without it."""
+    from channels_redis.core import RedisChannelLayer
+
+    url = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+    layer = RedisChannelLayer(hosts=[url])
+    try:
+        channel = await layer.new_channel()
+        await layer.send(channel, {"type": "table.changed", "seq": 3})
+        message = await layer.receive(channel)
+    except OSError as error:
+        if os.environ.get("CI"):
+            pytest.fail(f"Redis at {url} is unreachable under CI: {error}")
+        pytest.skip(f"no Redis at {url} on this machine: {error}")
+    finally:
+        await layer.flush()
+    assert message["seq"] == 3

@@ -1,0 +1,19 @@
+"""The site answers: home page over HTTP, ASGI app wiring."""
+
+import pytest
+
+from femkort_site.asgi import application
+
+
+@pytest.mark.django_db
+def test_home_page_renders(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    assert "Femkort Online" in response.text
+    assert "htmx" in response.text
+
+
+def test_asgi_routes_http_and_websockets():
+    assert set(application.application_mapping) == {"http", "websocket"}
+    websocket = application.application_mapping["websocket"]
+    assert type(websocket).__name__ == "OriginValidator"
