@@ -3,4 +3,9 @@ from django.contrib.auth.admin import UserAdmin
 
 from .models import User
 
-admin.site.register(User, UserAdmin)
+
+@admin.register(User)
+class PlayerAdmin(UserAdmin):
+    list_display = ("username", "display_name", "email", "date_joined", "is_staff")
+    search_fields = ("username", "display_name", "email")
+    fieldsets = (*UserAdmin.fieldsets, ("Femkort", {"fields": ("display_name",)}))

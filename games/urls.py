@@ -3,5 +3,13 @@ from django.urls import path
 from . import views
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", views.lobby, name="lobby"),
+    path("tables/new/", views.table_create, name="table_create"),
+    path("tables/<int:session_id>/", views.table, name="table"),
+    path("tables/<int:session_id>/join/", views.seat_take, name="seat_take"),
+    path("tables/<int:session_id>/leave/", views.seat_leave, name="seat_leave"),
+    path("tables/<int:session_id>/computers/", views.computer_add, name="computer_add"),
+    path("tables/<int:session_id>/computers/<int:position>/remove/", views.computer_remove, name="computer_remove"),
+    path("tables/<int:session_id>/start/", views.session_start, name="session_start"),
+    path("tables/<int:session_id>/play/", views.card_play, name="card_play"),
 ]

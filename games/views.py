@@ -1,6 +1,136 @@
+"""Thin views: parse the request, call a service or selector, render. Every action works without JavaScript."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from . import services
+from .forms import PlayForm, SeatForm, TableForm
+from .models import GameSession
+from .selectors import lobby_tables, table_view_for
 
 
-def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/lobby.html", {"tables": lobby_tables(), "form": TableForm()})
+
+
+@login_required
+@require_POST
+def table_create(request: HttpRequest) -> HttpResponse:
+    form = TableForm(request.POST)
+    if not form.is_valid():
+        return render(request, "games/lobby.html", {"tables": lobby_tables(), "form": form}, status=400)
+    try:
+        session = services.table_create(host=request.user, seats=form.cleaned_data["seats"], options=form.options())
+    except services.TableError as error:
+        form.add_error(None, error.message)
+        return render(request, "games/lobby.html", {"tables": lobby_tables(), "form": form}, status=400)
+    return redirect("table", session_id=session.pk)
+
+
+@require_GET
+def table(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = get_object_or_404(GameSession, pk=session_id)
+    if request.htmx and request.GET.get("seq") == str(session.seq):
+        return HttpResponse(status=204)  # nothing new since the client's view
+    return _render_table(request, session)
+
+
+def _render_table(request: HttpRequest, session: GameSession, error: str = "", status: int = 200) -> HttpResponse:
+    context = {"table": table_view_for(session, request.user), "error": error}
+    template = "games/_table.html" if request.htmx else "games/table.html"
+    return render(request, template, context, status=status)
+
+
+def _act(request: HttpRequest, session_id: int, action: Callable[[], object]) -> HttpResponse:
+    """Run a service call; answer with the fresh table (htmx) or a redirect, with any refusal shown."""
+    error = ""
+    try:
+        action()
+    except services.TableError as refused:
+        error = refused.message
+    session = get_object_or_404(GameSession, pk=session_id)
+    if request.htmx:
+        return _render_table(request, session, error)
+    if error:
+        messages.error(request, error)
+    return redirect("table", session_id=session_id)
+
+
+def _bad_request(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = get_object_or_404(GameSession, pk=session_id)
+    message = _("That request was not understood; nothing changed.")
+    if request.htmx:
+        return _render_table(request, session, message, status=400)
+    messages.error(request, message)
+    return redirect("table", session_id=session_id)
+
+
+@login_required
+@require_POST
+def seat_take(request: HttpRequest, session_id: int) -> HttpResponse:
+    form = SeatForm(request.POST)
+    if not form.is_valid():
+        return _bad_request(request, session_id)
+    position = form.cleaned_data["position"]
+    return _act(
+        request, session_id, lambda: services.seat_take(session_id=session_id, user=request.user, position=position)
+    )
+
+
+@login_required
+@require_POST
+def seat_leave(request: HttpRequest, session_id: int) -> HttpResponse:
+    return _act(request, session_id, lambda: services.seat_leave(session_id=session_id, user=request.user))
+
+
+@login_required
+@require_POST
+def computer_add(request: HttpRequest, session_id: int) -> HttpResponse:
+    form = SeatForm(request.POST)
+    if not form.is_valid():
+        return _bad_request(request, session_id)
+    position = form.cleaned_data["position"]
+    return _act(
+        request,
+        session_id,
+        lambda: services.computer_add(session_id=session_id, user=request.user, position=position),
+    )
+
+
+@login_required
+@require_POST
+def computer_remove(request: HttpRequest, session_id: int, position: int) -> HttpResponse:
+    return _act(
+        request,
+        session_id,
+        lambda: services.computer_remove(session_id=session_id, user=request.user, position=position),
+    )
+
+
+@login_required
+@require_POST
+def session_start(request: HttpRequest, session_id: int) -> HttpResponse:
+    return _act(request, session_id, lambda: services.session_start(session_id=session_id, user=request.user))
+
+
+@login_required
+@require_POST
+def card_play(request: HttpRequest, session_id: int) -> HttpResponse:
+    form = PlayForm(request.POST)
+    if not form.is_valid():
+        return _bad_request(request, session_id)
+    card, seq = form.cleaned_data["card"], form.cleaned_data["seq"]
+    return _act(
+        request,
+        session_id,
+        lambda: services.card_play(session_id=session_id, user=request.user, card=card, seen_seq=seq),
+    )

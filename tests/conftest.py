@@ -1,7 +1,27 @@
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("ci", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.fixture
+def make_user(django_user_model):
+    def make(username: str, password: str = "a-long-test-password-42", **extra):
+        return django_user_model.objects.create_user(username=username, password=password, **extra)
+
+    return make
+
+
+@pytest.fixture
+def players(make_user):
+    return [make_user(name) for name in ("anna", "bjorn", "cecilia")]
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Real hashing costs most of a second per user; tests do not need it to be slow."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

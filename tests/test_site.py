@@ -1,4 +1,4 @@
-"""The site answers: home page over HTTP, ASGI app wiring."""
+"""The site answers: lobby over HTTP, ASGI app wiring."""
 
 import pytest
 
@@ -6,7 +6,7 @@ from femkort_site.asgi import application
 
 
 @pytest.mark.django_db
-def test_home_page_renders(client):
+def test_lobby_is_the_home_page(client):
     response = client.get("/")
     assert response.status_code == 200
     assert "Femkort Online" in response.text

@@ -32,9 +32,12 @@ SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 class IllegalPlay(ValueError):
     """A card that the rules forbid; ``rule`` names which rule, ``legal`` what was allowed."""
 
-    def __init__(self, rule: str, message: str, *, seat: int | None, card: Card, legal: list[Card]):
+    def __init__(
+        self, rule: str, message: str, *, seat: int | None, card: Card, legal: list[Card], bar: Card | None = None
+    ):
         super().__init__(message)
         self.rule = rule
+        self.bar = bar
         self.message = message
         self.seat = seat
         self.card = card
@@ -248,11 +251,11 @@ class TrickGame:
         if seat is None:
             return 0
         cards = [INDEX[card] for card in state.trick.cards]
-        return legal_mask(state.hands[seat], cards, _trump_index(state.trump), self.overtake(state.options))
+        return legal_mask(state.hands[seat], cards, trump_index(state.trump), self.overtake(state.options))
 
     def trick_winner(self, state: DealState, trick: Trick) -> int:
         cards = [INDEX[card] for card in trick.cards]
-        *_, position = trick_standing(cards, _trump_index(state.trump))
+        *_, position = trick_standing(cards, trump_index(state.trump))
         return state.seat_after(trick.leader, position)
 
     def play(self, state: DealState, card: Card, seat: int | None = None) -> DealState:
@@ -298,12 +301,12 @@ class TrickGame:
         in_suit = [c for c in from_mask(state.hands[seat]) if c[1] == led]
         if len(legal) < len(in_suit):
             cards = [INDEX[c] for c in state.trick.cards]
-            _, bar, *_ = trick_standing(cards, _trump_index(state.trump))
-            rule, message = "must_overtake", f"must overtake {CARDS[bar]} with one of {allowed}"
-        else:
-            rule, message = "must_follow", f"must follow {SUIT_NAMES[led]} with one of {allowed}"
-        return IllegalPlay(rule, message, seat=seat, card=card, legal=legal)
+            _, bar, *_ = trick_standing(cards, trump_index(state.trump))
+            message = f"must overtake {CARDS[bar]} with one of {allowed}"
+            return IllegalPlay("must_overtake", message, seat=seat, card=card, legal=legal, bar=CARDS[bar])
+        message = f"must follow {SUIT_NAMES[led]} with one of {allowed}"
+        return IllegalPlay("must_follow", message, seat=seat, card=card, legal=legal)
 
 
-def _trump_index(trump: str | None) -> int:
+def trump_index(trump: str | None) -> int:
     return NO_TRUMP if trump is None else SUITS.index(trump)

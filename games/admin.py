@@ -1,0 +1,100 @@
+"""Admin: sessions with their seats and deals; deals with their plays. History is read-only."""
+
+from django.contrib import admin, messages
+from django.utils.translation import gettext_lazy as _
+
+from . import services
+from .models import Deal, GameSession, Play, Seat
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ("position", "user", "computer", "wins", "chips")
+    raw_id_fields = ("user",)
+
+
+class DealInline(ReadOnlyInline):
+    model = Deal
+    fields = ("number", "dealer", "trump", "winner", "started", "finished")
+    readonly_fields = fields
+    show_change_link = True
+
+
+class PlayInline(ReadOnlyInline):
+    model = Play
+    fields = ("seq", "seat", "card", "played")
+    readonly_fields = fields
+
+
+@admin.register(GameSession)
+class GameSessionAdmin(admin.ModelAdmin):
+    list_display = ("id", "game", "status", "host", "seat_count", "created", "started", "finished", "winner")
+    list_filter = ("game", "status", "created")
+    search_fields = ("id", "host__username", "seats__user__username")
+    date_hierarchy = "created"
+    raw_id_fields = ("host", "winner")
+    readonly_fields = ("seq", "created", "started", "finished")
+    inlines = [SeatInline, DealInline]
+    actions = ["abandon"]
+
+    @admin.action(description=_("Abandon the selected sessions"))
+    def abandon(self, request, queryset) -> None:
+        done = 0
+        for session in queryset:
+            try:
+                services.session_abandon(session_id=session.pk)
+                done += 1
+            except services.TableError as error:
+                self.message_user(request, f"{session}: {error.message}", messages.WARNING)
+        self.message_user(request, _("%(count)d sessions abandoned.") % {"count": done})
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ("session", "position", "user", "computer", "wins", "chips")
+    list_filter = ("computer",)
+    search_fields = ("user__username", "session__id")
+    raw_id_fields = ("session", "user")
+
+
+@admin.register(Deal)
+class DealAdmin(admin.ModelAdmin):
+    """Full deals, every hand as dealt: admins may see them; nobody may edit them."""
+
+    list_display = ("session", "number", "dealer", "trump", "winner", "started", "finished")
+    list_filter = ("session__game", "finished")
+    search_fields = ("session__id",)
+    readonly_fields = ("session", "number", "dealer", "hands", "trump", "options", "winner", "started", "finished")
+    inlines = [PlayInline]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Play)
+class PlayAdmin(admin.ModelAdmin):
+    list_display = ("deal", "seq", "seat", "card", "played")
+    search_fields = ("deal__session__id", "card")
+    list_select_related = ("deal__session",)
+    readonly_fields = ("deal", "seq", "seat", "card", "played")
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

@@ -1,0 +1,60 @@
+"""The one place suits and ranks become words and symbols, so translations are only message files."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RED_SUITS = {"H", "D"}
+
+
+def suit_name(suit: str) -> str:
+    return {
+        "S": pgettext("suit", "spades"),
+        "H": pgettext("suit", "hearts"),
+        "D": pgettext("suit", "diamonds"),
+        "C": pgettext("suit", "clubs"),
+    }[suit]
+
+
+def rank_name(rank: str) -> str:
+    return {
+        "2": _("Two"),
+        "3": _("Three"),
+        "4": _("Four"),
+        "5": _("Five"),
+        "6": _("Six"),
+        "7": _("Seven"),
+        "8": _("Eight"),
+        "9": _("Nine"),
+        "T": _("Ten"),
+        "J": _("Jack"),
+        "Q": _("Queen"),
+        "K": _("King"),
+        "A": _("Ace"),
+    }[rank]
+
+
+def rank_short(rank: str) -> str:
+    return {
+        "T": "10",
+        "J": pgettext("rank", "J"),
+        "Q": pgettext("rank", "Q"),
+        "K": pgettext("rank", "K"),
+        "A": pgettext("rank", "A"),
+    }.get(rank, rank)
+
+
+def card_label(card: str) -> str:
+    """The accessible name: "Queen of hearts"."""
+    return _("%(rank)s of %(suit)s") % {"rank": rank_name(card[0]), "suit": suit_name(card[1])}
+
+
+def card_short(card: str) -> str:
+    """What is printed on the card: "Q♥"."""
+    return f"{rank_short(card[0])}{SYMBOLS[card[1]]}"
+
+
+def cards_short(cards: list[str] | tuple[str, ...]) -> str:
+    return ", ".join(card_short(card) for card in cards)

@@ -1,0 +1,75 @@
+"""What one seat may know of a deal (boardgame.io's playerView): the only thing pages, frames and bots see."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .base import DealState, Trick, trump_index
+from .cards import CARDS, INDEX, Card
+from .tricks import trick_standing
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """A deal as seen by ``seat`` (``None``: a spectator). Other hands appear only as card counts."""
+
+    game: str
+    options: dict[str, Any]
+    players: int
+    seat: int | None
+    dealer: int
+    trump: str | None
+    seats: tuple[int, ...]
+    hand: tuple[Card, ...]
+    legal: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    played: tuple[tuple[Card, ...], ...]
+    tricks: tuple[Trick, ...]
+    trick: Trick | None
+    to_act: int | None
+    winner: int | None
+    scores: tuple[int, ...] = field(default=())
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat is not None and self.seat == self.to_act
+
+    @property
+    def duty(self) -> tuple[str, str | None]:
+        """What the seat to act must do: ``lead``, ``follow`` a suit, ``overtake`` a card, or ``discard``.
+
+        Only meaningful for one's own turn (it reads the hand): the page says it in words.
+        """
+        if not self.trick or not self.trick.cards:
+            return "lead", None
+        led = self.trick.cards[0][1]
+        in_suit = [card for card in self.hand if card[1] == led]
+        if not in_suit:
+            return "discard", led
+        if len(self.legal) < len(in_suit):
+            _, bar, *_ = trick_standing([INDEX[c] for c in self.trick.cards], trump_index(self.trump))
+            return "overtake", CARDS[bar]
+        return "follow", led
+
+
+def view_for(state: DealState, seat: int | None, scores: tuple[int, ...] = ()) -> SeatView:
+    mine = seat is not None and seat in state.seats
+    return SeatView(
+        game=state.game,
+        options=state.options.as_record(state.trump),
+        players=state.players,
+        seat=seat,
+        dealer=state.dealer,
+        trump=state.trump,
+        seats=state.seats,
+        hand=tuple(state.hand(seat)) if mine else (),
+        legal=tuple(state.legal_cards()) if mine and state.to_act == seat else (),
+        hand_sizes=tuple(h.bit_count() for h in state.hands),
+        played=tuple(tuple(state.played_by(s)) if s in state.seats else () for s in range(state.players)),
+        tricks=state.tricks,
+        trick=state.trick,
+        to_act=state.to_act,
+        winner=state.winner,
+        scores=scores,
+    )

@@ -1,0 +1,28 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.engine.cards import CARDS
+
+
+class TableForm(forms.Form):
+    seats = forms.IntegerField(label=_("Seats"), min_value=3, max_value=10, initial=4)
+    target = forms.IntegerField(label=_("Wins needed"), min_value=1, max_value=10, initial=3)
+    profile = forms.ChoiceField(
+        label=_("Rules"),
+        choices=[("modern", _("Modern (must overtake)")), ("classic", _("Classic (follow suit only)"))],
+        initial="modern",
+    )
+    trump = forms.BooleanField(label=_("Trump: the dealer's fifth card"), required=False)
+
+    def options(self) -> dict:
+        data = self.cleaned_data
+        return {"profile": data["profile"], "trump": data["trump"], "target": data["target"]}
+
+
+class PlayForm(forms.Form):
+    card = forms.ChoiceField(choices=[(c, c) for c in CARDS])
+    seq = forms.IntegerField(min_value=0)
+
+
+class SeatForm(forms.Form):
+    position = forms.IntegerField(min_value=0, max_value=9, required=False)

@@ -1,0 +1,122 @@
+"""Sessions (a table and its match), seats, deals and every card played.
+
+A deal's current state is never stored: it is the engine's replay of the dealt
+hands plus the plays, so there is no second copy that could drift.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class GameSession(models.Model):
+    class Game(models.TextChoices):
+        FEMKORT = "femkort", "Femkort"
+        LETZTER_STICH = "letzter-stich", "Letzter Stich"
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("waiting for players")
+        PLAYING = "playing", _("playing")
+        FINISHED = "finished", _("finished")
+        ABANDONED = "abandoned", _("abandoned")
+
+    game = models.CharField(max_length=20, choices=Game.choices, default=Game.FEMKORT)
+    options = models.JSONField(default=dict, help_text=_("Table options as the engine reads them."))
+    seat_count = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_sessions")
+    seq = models.PositiveIntegerField(default=0, help_text=_("Counts every change; moves name the one they saw."))
+    dealer = models.PositiveSmallIntegerField(null=True, blank=True, help_text=_("Dealer of the next deal."))
+    pot = models.PositiveIntegerField(default=0)
+    tiebreak = models.JSONField(null=True, blank=True, help_text=_("Seats playing an extra deal to break a tie."))
+    winner = models.ForeignKey("Seat", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+        indexes = [models.Index(fields=["status", "-created"])]
+        constraints = [
+            models.CheckConstraint(condition=Q(seat_count__gte=3, seat_count__lte=10), name="session_seats_3_to_10"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} #{self.pk}"
+
+
+class Seat(models.Model):
+    class Kind(models.TextChoices):
+        HUMAN = "", _("human")
+        EASY = "easy", _("computer (easy)")
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
+    computer = models.CharField(max_length=10, choices=Kind.choices, default=Kind.HUMAN, blank=True)
+    wins = models.PositiveSmallIntegerField(default=0)
+    chips = models.IntegerField(null=True, blank=True, help_text=_("Pot-play chips or Letzter Stich tokens."))
+
+    class Meta:
+        ordering = ["session", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "position"], name="seat_one_per_position"),
+            models.UniqueConstraint(
+                fields=["session", "user"], condition=Q(user__isnull=False), name="seat_user_once_per_session"
+            ),
+            models.CheckConstraint(
+                condition=Q(user__isnull=True) | Q(computer=""), name="seat_human_or_computer_not_both"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.session} seat {self.position}"
+
+    @property
+    def is_empty(self) -> bool:
+        return self.user_id is None and not self.computer
+
+    @property
+    def name(self) -> str:
+        if self.user_id:
+            return self.user.name
+        if self.computer:
+            return str(_("Computer ({level})")).format(level=self.computer)
+        return str(_("empty seat"))
+
+
+class Deal(models.Model):
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveIntegerField()
+    dealer = models.PositiveSmallIntegerField()
+    hands = models.JSONField(help_text=_("Each seat's cards as dealt, from seat 0; empty for a seat sitting out."))
+    trump = models.CharField(max_length=1, blank=True)
+    options = models.JSONField(default=dict, help_text=_("The table options this deal was played under."))
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    started = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["session", "number"]
+        constraints = [models.UniqueConstraint(fields=["session", "number"], name="deal_number_once_per_session")]
+
+    def __str__(self) -> str:
+        return f"{self.session} deal {self.number}"
+
+
+class Play(models.Model):
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="plays")
+    seq = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    card = models.CharField(max_length=2)
+    played = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["deal", "seq"]
+        constraints = [models.UniqueConstraint(fields=["deal", "seq"], name="play_seq_once_per_deal")]
+
+    def __str__(self) -> str:
+        return f"{self.card} by seat {self.seat}"

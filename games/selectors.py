@@ -1,0 +1,183 @@
+"""Reads that build pages. The table is always rendered from one seat's view, never the full deal."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Q, QuerySet
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+
+from .cardnames import card_label, card_short, suit_name
+from .engine.views import SeatView, view_for
+from .models import Deal, GameSession, Seat
+from .records import deal_state
+
+
+def lobby_tables() -> dict[str, QuerySet[GameSession]]:
+    annotated = GameSession.objects.select_related("host").annotate(
+        taken=Count("seats", filter=Q(seats__user__isnull=False) | ~Q(seats__computer=""))
+    )
+    return {
+        "waiting": annotated.filter(status=GameSession.Status.WAITING)[:50],
+        "playing": annotated.filter(status=GameSession.Status.PLAYING)[:50],
+    }
+
+
+@dataclass
+class CardView:
+    card: str
+    label: str
+    short: str
+    red: bool
+    legal: bool = False
+    won: bool = False
+    seat_name: str = ""
+
+
+@dataclass
+class SeatPanel:
+    position: int
+    name: str
+    computer: str
+    wins: int
+    is_dealer: bool
+    to_act: bool
+    is_me: bool
+    empty: bool
+    hand_size: int
+    played: list[CardView] = field(default_factory=list)
+
+
+@dataclass
+class TableView:
+    session: GameSession
+    my_seat: int | None
+    is_host: bool
+    seats: list[SeatPanel]
+    hand: list[CardView]
+    trick: list[CardView]
+    prompt: str
+    deal_number: int | None
+    last_deal: str
+    my_turn: bool
+    can_start: bool
+    can_join: bool
+    finished_summary: str
+
+
+def table_view_for(session: GameSession, user: User | None) -> TableView:
+    seats = list(session.seats.select_related("user"))
+    me = next((s.position for s in seats if user and user.is_authenticated and s.user_id == user.pk), None)
+    deal = session.deals.order_by("-number").first() if session.status != GameSession.Status.WAITING else None
+    view = view_for(deal_state(deal), me) if deal else None
+    panels = [_panel(seat, me, view) for seat in seats]
+    filled = sum(not seat.is_empty for seat in seats)
+    is_host = bool(user and user.is_authenticated and user.pk == session.host_id)
+    waiting = session.status == GameSession.Status.WAITING
+    return TableView(
+        session=session,
+        my_seat=me,
+        is_host=is_host,
+        seats=panels,
+        hand=_hand(view),
+        trick=_trick(view, seats),
+        prompt=_prompt(view, seats),
+        deal_number=deal.number if deal else None,
+        last_deal=_last_deal(session, deal, seats),
+        my_turn=bool(view and view.my_turn and session.status == GameSession.Status.PLAYING),
+        can_start=waiting and is_host and filled >= 3,
+        can_join=waiting and me is None and filled < len(seats),
+        finished_summary=_finished(session, seats),
+    )
+
+
+def _panel(seat: Seat, me: int | None, view: SeatView | None) -> SeatPanel:
+    played: list[CardView] = []
+    if view:
+        won = {_winning_card(view, trick) for trick in view.tricks}
+        played = [_card(c, won=c in won) for c in view.played[seat.position]]
+    return SeatPanel(
+        position=seat.position,
+        name=seat.name,
+        computer=seat.computer,
+        wins=seat.wins,
+        is_dealer=bool(view and view.dealer == seat.position),
+        to_act=bool(view and view.to_act == seat.position),
+        is_me=seat.position == me,
+        empty=seat.is_empty,
+        hand_size=view.hand_sizes[seat.position] if view else 0,
+        played=played,
+    )
+
+
+def _winning_card(view: SeatView, trick) -> str:
+    return trick.cards[view.seats.index(trick.winner) - view.seats.index(trick.leader)]
+
+
+def _card(card: str, *, legal: bool = False, won: bool = False, seat_name: str = "") -> CardView:
+    return CardView(card, card_label(card), card_short(card), card[1] in "HD", legal, won, seat_name)
+
+
+def _hand(view: SeatView | None) -> list[CardView]:
+    if not view:
+        return []
+    return [_card(card, legal=card in view.legal) for card in _sorted_hand(view.hand)]
+
+
+def _sorted_hand(cards: tuple[str, ...]) -> list[str]:
+    order = "SHCD"
+    ranks = "23456789TJQKA"
+    return sorted(cards, key=lambda c: (order.index(c[1]), -ranks.index(c[0])))
+
+
+def _trick(view: SeatView | None, seats: list[Seat]) -> list[CardView]:
+    if not view or not view.trick:
+        return []
+    leader = view.seats.index(view.trick.leader)
+    return [
+        _card(card, seat_name=seats[view.seats[(leader + i) % len(view.seats)]].name)
+        for i, card in enumerate(view.trick.cards)
+    ]
+
+
+def _prompt(view: SeatView | None, seats: list[Seat]) -> str:
+    if not view or view.to_act is None:
+        return ""
+    if not view.my_turn:
+        return _("Waiting for %(name)s.") % {"name": seats[view.to_act].name}
+    duty, detail = view.duty
+    if duty == "lead":
+        return _("Your lead: play any card.")
+    if duty == "overtake":
+        return _("Your turn: you must overtake %(card)s.") % {"card": card_short(detail)}
+    if duty == "follow":
+        return _("Your turn: follow %(suit)s.") % {"suit": suit_name(detail)}
+    return _("Your turn: you have no %(suit)s, play any card.") % {"suit": suit_name(detail)}
+
+
+def _last_deal(session: GameSession, current: Deal | None, seats: list[Seat]) -> str:
+    finished = session.deals.filter(winner__isnull=False).order_by("-number").first()
+    if finished is None or (current and current.pk != finished.pk and current.plays.exists()):
+        return ""
+    return _("%(name)s took the last trick and won deal %(number)d.") % {
+        "name": seats[finished.winner].name,
+        "number": finished.number,
+    }
+
+
+def _finished(session: GameSession, seats: list[Seat]) -> str:
+    if session.status == GameSession.Status.ABANDONED:
+        return _("This session was abandoned.")
+    if session.status != GameSession.Status.FINISHED:
+        return ""
+    if session.winner_id is None:
+        return _("The session ended in a draw.")
+    winner = next(seat for seat in seats if seat.pk == session.winner_id)
+    return _("%(name)s wins the session with %(wins)d wins.") % {"name": winner.name, "wins": winner.wins}
+
+
+def sessions_of(user: User) -> QuerySet[GameSession]:
+    """The sessions a player has a seat in, newest first."""
+    return GameSession.objects.filter(seats__user=user).select_related("host", "winner__user").order_by("-created")[:20]

@@ -1,0 +1,28 @@
+"""Every change to a table goes through here: plain functions, keyword-only, one transaction each."""
+
+from .errors import IllegalCard, NotSeated, StaleMove, TableError
+from .play import card_play
+from .tables import (
+    computer_add,
+    computer_remove,
+    seat_leave,
+    seat_take,
+    session_abandon,
+    session_start,
+    table_create,
+)
+
+__all__ = [
+    "IllegalCard",
+    "NotSeated",
+    "StaleMove",
+    "TableError",
+    "card_play",
+    "computer_add",
+    "computer_remove",
+    "seat_leave",
+    "seat_take",
+    "session_abandon",
+    "session_start",
+    "table_create",
+]

@@ -1,0 +1,57 @@
+"""Why a request to change a table was refused; every error carries a message for the player."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from games.cardnames import card_short, cards_short, suit_name
+from games.engine import IllegalPlay
+
+
+class TableError(Exception):
+    """A refused action; nothing was changed. ``code`` is stable for tests and clients."""
+
+    code = "refused"
+
+    def __init__(self, message: str, *, code: str | None = None):
+        super().__init__(message)
+        self.message = message
+        if code:
+            self.code = code
+
+
+class NotSeated(TableError):
+    code = "not_seated"
+
+
+class StaleMove(TableError):
+    """The client acted on an old view; it should re-sync to ``seq``."""
+
+    code = "stale"
+
+    def __init__(self, message: str, *, seq: int):
+        super().__init__(message)
+        self.seq = seq
+
+
+class IllegalCard(TableError):
+    """The rules forbid the card; ``rule`` names which rule."""
+
+    def __init__(self, error: IllegalPlay):
+        super().__init__(_illegal_message(error), code=error.rule)
+        self.rule = error.rule
+        self.legal = error.legal
+
+
+def _illegal_message(error: IllegalPlay) -> str:
+    legal = cards_short(error.legal)
+    if error.rule == "not_your_turn":
+        return _("It is not your turn.")
+    if error.rule == "not_in_hand":
+        return _("%(card)s is not in your hand.") % {"card": card_short(error.card)}
+    if error.rule == "deal_over":
+        return _("The deal is over.")
+    if error.rule == "must_overtake":
+        return _("You must overtake %(card)s: play %(legal)s.") % {"card": card_short(error.bar), "legal": legal}
+    suit = suit_name(error.legal[0][1]) if error.legal else ""
+    return _("You must follow %(suit)s: play %(legal)s.") % {"suit": suit, "legal": legal}

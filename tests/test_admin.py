@@ -1,0 +1,57 @@
+"""Admin pages load for a superuser; history is read-only; sessions can be abandoned."""
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Deal, GameSession, Play, Seat
+from games.records import deal_state
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def session(players):
+    host = players[0]
+    session = services.table_create(host=host, seats=3)
+    for position in (1, 2):
+        services.computer_add(session_id=session.pk, user=host, position=position)
+    session = services.session_start(session_id=session.pk, user=host)
+    # Make sure at least one card is on record whoever leads.
+    state = deal_state(session.deals.get())
+    return services.card_play(session_id=session.pk, user=host, card=state.legal_cards()[0], seen_seq=session.seq)
+
+
+@pytest.mark.parametrize("model", [GameSession, Seat, Deal, Play, "user"])
+def test_changelist_and_change_pages_load(admin_client, session, model, django_user_model):
+    model = django_user_model if model == "user" else model
+    meta = model._meta
+    changelist = admin_client.get(reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist"))
+    assert changelist.status_code == 200
+    obj = model.objects.first()
+    change = admin_client.get(reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[obj.pk]))
+    assert change.status_code == 200
+
+
+def test_deals_and_plays_are_read_only_and_show_full_hands(admin_client, session):
+    deal = Deal.objects.first()
+    page = admin_client.get(reverse("admin:games_deal_change", args=[deal.pk]))
+    assert deal.hands[0][0] in page.text
+    assert '<input type="submit" value="Save"' not in page.text
+    play = Play.objects.first()
+    original = play.card
+    forged = "KS" if original == "AS" else "AS"
+    response = admin_client.post(reverse("admin:games_play_change", args=[play.pk]), {"card": forged})
+    assert response.status_code == 403
+    play.refresh_from_db()
+    assert play.card == original
+    assert admin_client.get(reverse("admin:games_play_add")).status_code == 403
+
+
+def test_abandon_action(admin_client, session):
+    admin_client.post(
+        reverse("admin:games_gamesession_changelist"),
+        {"action": "abandon", "_selected_action": [session.pk]},
+    )
+    session.refresh_from_db()
+    assert session.status == GameSession.Status.ABANDONED

@@ -1,0 +1,151 @@
+"""The site through HTTP: lobby, tables, a whole session by three players, and no hidden card leaks."""
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Deal, GameSession, Play
+from games.records import deal_state
+
+pytestmark = pytest.mark.django_db
+DATA_CARD = re.compile(r'data-card="([2-9TJQKA][SHDC])"')
+
+
+def logged_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_lobby_lists_waiting_tables_and_the_form(client, players):
+    host = logged_in(players[0])
+    response = host.post(reverse("table_create"), {"seats": 4, "target": 3, "profile": "modern"})
+    session = GameSession.objects.get()
+    assert response.url == reverse("table", args=[session.pk])
+    page = client.get(reverse("lobby")).text
+    assert f"#{session.pk}" in page
+    assert "1/4 seats" in page
+    assert "anna" in page
+
+
+def test_new_table_form_errors(players):
+    response = logged_in(players[0]).post(reverse("table_create"), {"seats": 12, "target": 3, "profile": "modern"})
+    assert response.status_code == 400
+    assert "errorlist" in response.text
+    assert GameSession.objects.count() == 0
+
+
+def test_anonymous_visitor_must_log_in_to_act(client, players):
+    response = client.post(reverse("table_create"), {"seats": 4})
+    assert response.status_code == 302
+    assert reverse("login") in response.url
+
+
+def unplayed_cards_of_others(session: GameSession, seat: int | None) -> set[str]:
+    deal = session.deals.order_by("-number").first()
+    if deal is None:
+        return set()
+    state = deal_state(deal)
+    return {card for other in state.seats if other != seat for card in state.hand(other)}
+
+
+def assert_no_leak(response, session, seat):
+    shown = set(DATA_CARD.findall(response.text))
+    hidden = unplayed_cards_of_others(session, seat)
+    assert not shown & hidden, f"seat {seat} was shown hidden cards {shown & hidden}"
+
+
+def test_three_players_play_a_whole_session_over_http(players):
+    clients = [logged_in(user) for user in players]
+    clients[0].post(reverse("table_create"), {"seats": 3, "target": 3, "profile": "modern"})
+    session = GameSession.objects.get()
+    table = reverse("table", args=[session.pk])
+    clients[1].post(reverse("seat_take", args=[session.pk]), {"position": 1})
+    clients[2].post(reverse("seat_take", args=[session.pk]), {"position": 2}, HTTP_HX_REQUEST="true")
+    clients[0].post(reverse("session_start", args=[session.pk]))
+    session.refresh_from_db()
+    assert session.status == GameSession.Status.PLAYING
+    spectator = Client()
+    moves = 0
+    while session.status == GameSession.Status.PLAYING:
+        deal = session.deals.order_by("-number").first()
+        state = deal_state(deal)
+        seat = state.to_act
+        for viewer, client in enumerate(clients):
+            page = client.get(table)
+            assert_no_leak(page, session, viewer)
+            if viewer == seat:
+                legal = set(re.findall(r'data-card="(..)" aria-label="[^"]+" class="card[^"]*">', page.text))
+                assert legal == set(state.legal_cards()), "enabled buttons are exactly the legal cards"
+        assert_no_leak(spectator.get(table), session, None)
+        card = state.legal_cards()[moves % len(state.legal_cards())]
+        response = clients[seat].post(
+            reverse("card_play", args=[session.pk]), {"card": card, "seq": session.seq}, HTTP_HX_REQUEST="true"
+        )
+        assert response.status_code == 200
+        assert 'role="alert"' not in response.text
+        assert_no_leak(response, session, seat)
+        moves += 1
+        session.refresh_from_db()
+    assert session.status == GameSession.Status.FINISHED
+    assert session.winner.wins == 3
+    assert Play.objects.filter(deal__session=session).count() == moves
+    assert moves == 15 * Deal.objects.filter(session=session).count()
+    final = clients[1].get(table).text
+    assert "wins the session" in final
+
+
+def test_stale_and_illegal_posts_show_a_message_and_change_nothing(players):
+    clients = [logged_in(user) for user in players]
+    clients[0].post(reverse("table_create"), {"seats": 3, "target": 3, "profile": "modern"})
+    session = GameSession.objects.get()
+    for i in (1, 2):
+        clients[i].post(reverse("seat_take", args=[session.pk]), {})
+    clients[0].post(reverse("session_start", args=[session.pk]))
+    session.refresh_from_db()
+    state = deal_state(session.deals.get())
+    seat = state.to_act
+    play = reverse("card_play", args=[session.pk])
+    stale = clients[seat].post(play, {"card": state.hand(seat)[0], "seq": session.seq - 1}, HTTP_HX_REQUEST="true")
+    assert "moved on" in stale.text
+    other = (seat + 1) % 3
+    wrong_turn = clients[other].post(play, {"card": state.hand(other)[0], "seq": session.seq}, HTTP_HX_REQUEST="true")
+    assert "not your turn" in wrong_turn.text
+    forged = clients[seat].post(play, {"card": "ZZ", "seq": "x"}, HTTP_HX_REQUEST="true")
+    assert forged.status_code == 400
+    not_mine = next(c for c in ["AS", "KH", "2C", "7D", "9S"] if c not in state.hand(seat))
+    missing = clients[seat].post(play, {"card": not_mine, "seq": session.seq}, HTTP_HX_REQUEST="true")
+    assert "not in your hand" in missing.text
+    plain = clients[seat].post(play, {"card": not_mine, "seq": session.seq})
+    assert plain.status_code == 302
+    assert Play.objects.count() == 0
+    session.refresh_from_db()
+    assert session.seq == GameSession.objects.get().seq
+
+
+def test_polling_gets_no_content_until_something_changes(players):
+    client = logged_in(players[0])
+    client.post(reverse("table_create"), {"seats": 3, "target": 3, "profile": "modern"})
+    session = GameSession.objects.get()
+    table = reverse("table", args=[session.pk])
+    assert client.get(table, {"seq": session.seq}, HTTP_HX_REQUEST="true").status_code == 204
+    logged_in(players[1]).post(reverse("seat_take", args=[session.pk]), {})
+    fresh = client.get(table, {"seq": session.seq}, HTTP_HX_REQUEST="true")
+    assert fresh.status_code == 200
+    assert "bjorn" in fresh.text
+
+
+def test_your_hand_says_what_you_must_do(players):
+    clients = [logged_in(user) for user in players]
+    clients[0].post(reverse("table_create"), {"seats": 3, "target": 3, "profile": "modern"})
+    session = GameSession.objects.get()
+    for i in (1, 2):
+        clients[i].post(reverse("seat_take", args=[session.pk]), {})
+    clients[0].post(reverse("session_start", args=[session.pk]))
+    state = deal_state(GameSession.objects.get().deals.get())
+    page = clients[state.to_act].get(reverse("table", args=[session.pk])).text
+    assert "Your lead: play any card." in page
+    assert "<title>Your turn" in page
+    assert re.search(r'aria-label="(Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King|Ace) of', page)
