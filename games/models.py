@@ -9,6 +9,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+COMPUTER_NAMES = ("Astrid", "Birger", "Cleo", "Dag", "Elsa", "Frej", "Greta", "Hugo", "Ingrid", "Jens")
+
 
 class GameSession(models.Model):
     class Game(models.TextChoices):
@@ -84,7 +86,10 @@ class Seat(models.Model):
         if self.user_id:
             return self.user.name
         if self.computer:
-            return str(_("Computer ({level})")).format(level=self.computer)
+            return _("%(name)s (computer, %(level)s)") % {
+                "name": COMPUTER_NAMES[self.position % len(COMPUTER_NAMES)],
+                "level": self.computer,
+            }
         return str(_("empty seat"))
 
 

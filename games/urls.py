@@ -12,4 +12,5 @@ urlpatterns = [
     path("tables/<int:session_id>/computers/<int:position>/remove/", views.computer_remove, name="computer_remove"),
     path("tables/<int:session_id>/start/", views.session_start, name="session_start"),
     path("tables/<int:session_id>/play/", views.card_play, name="card_play"),
+    path("tables/<int:session_id>/close/", views.table_close, name="table_close"),
 ]

@@ -134,3 +134,9 @@ def card_play(request: HttpRequest, session_id: int) -> HttpResponse:
         session_id,
         lambda: services.card_play(session_id=session_id, user=request.user, card=card, seen_seq=seq),
     )
+
+
+@login_required
+@require_POST
+def table_close(request: HttpRequest, session_id: int) -> HttpResponse:
+    return _act(request, session_id, lambda: services.session_abandon(session_id=session_id, user=request.user))

@@ -218,3 +218,14 @@ def test_abandon(players):
     assert session.status == GameSession.Status.ABANDONED
     with pytest.raises(services.TableError):
         play_legal(session, players)
+
+
+def test_host_closes_a_waiting_table_but_not_one_in_play(players):
+    session = open_table(players[0])
+    with pytest.raises(services.TableError):
+        services.session_abandon(session_id=session.pk, user=players[1])
+    closed = services.session_abandon(session_id=session.pk, user=players[0])
+    assert closed.status == GameSession.Status.ABANDONED
+    playing = started(players)
+    with pytest.raises(services.TableError):
+        services.session_abandon(session_id=playing.pk, user=players[0])

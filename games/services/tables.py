@@ -68,7 +68,7 @@ def seat_leave(*, session_id: int, user: User) -> GameSession:
     if seat is None:
         raise NotSeated(_("You have no seat at this table."))
     if user.pk == session.host_id:
-        raise TableError(_("The host cannot leave before the session starts; abandon the table instead."))
+        raise TableError(_("The host cannot leave; close the table instead."))
     seat.user = None
     seat.save(update_fields=["user"])
     return _changed(session)
@@ -127,10 +127,15 @@ def session_start(*, session_id: int, user: User, rng: secrets.SystemRandom | No
 
 
 @transaction.atomic
-def session_abandon(*, session_id: int) -> GameSession:
+def session_abandon(*, session_id: int, user: User | None = None) -> GameSession:
+    """End a session unplayed or unfinished: by an admin (no ``user``), or by the host before it starts."""
     session = locked_session(session_id)
     if session.status in (GameSession.Status.FINISHED, GameSession.Status.ABANDONED):
         raise TableError(_("This session is already over."))
+    if user is not None:
+        _host_only(session, user)
+        if session.status != GameSession.Status.WAITING:
+            raise TableError(_("A session in play cannot be closed by the host."), code="not_waiting")
     session.status = GameSession.Status.ABANDONED
     session.finished = timezone.now()
     return _changed(session)
