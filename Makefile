@@ -15,6 +15,7 @@ $(VENV)/.installed: pyproject.toml
 
 run: $(VENV)/.installed
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py computers_resume
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 lint: $(VENV)/.installed

@@ -39,6 +39,7 @@ def database_from_url(url: str) -> dict[str, Any]:
         "HOST": parts.hostname or "",
         "PORT": str(parts.port or ""),
         "OPTIONS": dict(parse_qsl(parts.query)),
-        "CONN_MAX_AGE": 60,
+        # Under ASGI each request may run in another thread; Django advises short-lived connections.
+        "CONN_MAX_AGE": int(os.environ.get("DJANGO_CONN_MAX_AGE", "0")),
         "CONN_HEALTH_CHECKS": True,
     }

@@ -84,6 +84,9 @@ CHANNEL_LAYERS = {
     else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
 }
 
+# Seconds a computer player waits before each card when play is live, so humans can follow.
+COMPUTER_PAUSE_SECONDS = float(os.environ.get("FEMKORT_COMPUTER_PAUSE", "0.8"))
+
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

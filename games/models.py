@@ -125,3 +125,18 @@ class Play(models.Model):
 
     def __str__(self) -> str:
         return f"{self.card} by seat {self.seat}"
+
+
+class Connection(models.Model):
+    """An open websocket to a table. A seat shows as connected while its player has one.
+
+    Kept in the database, not in a process, so every server process sees the same presence.
+    """
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="connections")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE)
+    channel_name = models.CharField(max_length=200, unique=True)
+    opened = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.user or 'anonymous'} at {self.session}"

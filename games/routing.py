@@ -1,3 +1,7 @@
-"""Websocket routes; the table consumer joins here when live play arrives."""
+from django.urls import path
 
-websocket_urlpatterns: list = []
+from .consumers import TableConsumer
+
+websocket_urlpatterns = [
+    path("ws/tables/<int:session_id>/", TableConsumer.as_asgi()),
+]

@@ -46,6 +46,7 @@ class SeatPanel:
     to_act: bool
     is_me: bool
     empty: bool
+    connected: bool
     hand_size: int
     played: list[CardView] = field(default_factory=list)
 
@@ -72,7 +73,8 @@ def table_view_for(session: GameSession, user: User | None) -> TableView:
     me = next((s.position for s in seats if user and user.is_authenticated and s.user_id == user.pk), None)
     deal = session.deals.order_by("-number").first() if session.status != GameSession.Status.WAITING else None
     view = view_for(deal_state(deal), me) if deal else None
-    panels = [_panel(seat, me, view) for seat in seats]
+    online = set(session.connections.exclude(user=None).values_list("user_id", flat=True))
+    panels = [_panel(seat, me, view, seat.user_id in online) for seat in seats]
     filled = sum(not seat.is_empty for seat in seats)
     is_host = bool(user and user.is_authenticated and user.pk == session.host_id)
     waiting = session.status == GameSession.Status.WAITING
@@ -93,7 +95,7 @@ def table_view_for(session: GameSession, user: User | None) -> TableView:
     )
 
 
-def _panel(seat: Seat, me: int | None, view: SeatView | None) -> SeatPanel:
+def _panel(seat: Seat, me: int | None, view: SeatView | None, connected: bool) -> SeatPanel:
     played: list[CardView] = []
     if view:
         won = {_winning_card(view, trick) for trick in view.tricks}
@@ -107,6 +109,7 @@ def _panel(seat: Seat, me: int | None, view: SeatView | None) -> SeatPanel:
         to_act=bool(view and view.to_act == seat.position),
         is_me=seat.position == me,
         empty=seat.is_empty,
+        connected=connected,
         hand_size=view.hand_sizes[seat.position] if view else 0,
         played=played,
     )
@@ -181,3 +184,15 @@ def _finished(session: GameSession, seats: list[Seat]) -> str:
 def sessions_of(user: User) -> QuerySet[GameSession]:
     """The sessions a player has a seat in, newest first."""
     return GameSession.objects.filter(seats__user=user).select_related("host", "winner__user").order_by("-created")[:20]
+
+
+def computer_due(session_id: int) -> int | None:
+    """The table's sequence number if a computer player is to act now, else ``None``."""
+    session = GameSession.objects.filter(pk=session_id, status=GameSession.Status.PLAYING).first()
+    if session is None:
+        return None
+    deal = session.deals.order_by("-number").first()
+    to_act = deal_state(deal).to_act if deal else None
+    if to_act is None or not session.seats.filter(position=to_act).exclude(computer="").exists():
+        return None
+    return session.seq

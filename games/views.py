@@ -116,10 +116,21 @@ def computer_remove(request: HttpRequest, session_id: int, position: int) -> Htt
     )
 
 
+def _then_computers(session_id: int, change: Callable[[], object]) -> Callable[[], None]:
+    """Without websockets nobody waits for a pause: computer players answer within the request."""
+
+    def run() -> None:
+        change()
+        services.computers_play_all(session_id=session_id)
+
+    return run
+
+
 @login_required
 @require_POST
 def session_start(request: HttpRequest, session_id: int) -> HttpResponse:
-    return _act(request, session_id, lambda: services.session_start(session_id=session_id, user=request.user))
+    start = _then_computers(session_id, lambda: services.session_start(session_id=session_id, user=request.user))
+    return _act(request, session_id, start)
 
 
 @login_required
@@ -129,11 +140,10 @@ def card_play(request: HttpRequest, session_id: int) -> HttpResponse:
     if not form.is_valid():
         return _bad_request(request, session_id)
     card, seq = form.cleaned_data["card"], form.cleaned_data["seq"]
-    return _act(
-        request,
-        session_id,
-        lambda: services.card_play(session_id=session_id, user=request.user, card=card, seen_seq=seq),
+    play = _then_computers(
+        session_id, lambda: services.card_play(session_id=session_id, user=request.user, card=card, seen_seq=seq)
     )
+    return _act(request, session_id, play)
 
 
 @login_required

@@ -25,3 +25,8 @@ def players(make_user):
 def fast_password_hashing(settings):
     """Real hashing costs most of a second per user; tests do not need it to be slow."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def computers_without_pause(settings):
+    settings.COMPUTER_PAUSE_SECONDS = 0

@@ -17,6 +17,8 @@ def session(players):
     for position in (1, 2):
         services.computer_add(session_id=session.pk, user=host, position=position)
     session = services.session_start(session_id=session.pk, user=host)
+    services.computers_play_all(session_id=session.pk)
+    session.refresh_from_db()
     # Make sure at least one card is on record whoever leads.
     state = deal_state(session.deals.get())
     return services.card_play(session_id=session.pk, user=host, card=state.legal_cards()[0], seen_seq=session.seq)

@@ -202,10 +202,13 @@ def test_computer_players_act_at_once(players):
     for position in (1, 2, 3):
         services.computer_add(session_id=session.pk, user=host, position=position)
     session = services.session_start(session_id=session.pk, user=host)
+    services.computers_play_all(session_id=session.pk)
     _, state = current(session)
     assert state.to_act == 0  # the computers played up to the human's turn
     while session.status == GameSession.Status.PLAYING:
         session = play_legal(session, players)
+        services.computers_play_all(session_id=session.pk)
+        session.refresh_from_db()
         _, state = current(session) if session.status == GameSession.Status.PLAYING else (None, None)
         assert state is None or state.to_act == 0
     assert session.status == GameSession.Status.FINISHED
@@ -229,3 +232,42 @@ def test_host_closes_a_waiting_table_but_not_one_in_play(players):
     playing = started(players)
     with pytest.raises(services.TableError):
         services.session_abandon(session_id=playing.pk, user=players[0])
+
+
+def test_a_computer_turn_is_played_once_for_one_sequence_number(players):
+    host = players[0]
+    session = open_table(host, seats=3)
+    for position in (1, 2):
+        services.computer_add(session_id=session.pk, user=host, position=position)
+    session = services.session_start(session_id=session.pk, user=host)
+    _, state = current(session)
+    while state.to_act == 0:
+        session = play_legal(session, players)
+        _, state = current(session)
+    seen = session.seq
+    before = Play.objects.count()
+    assert services.computer_turn(session_id=session.pk, seen_seq=seen)
+    assert not services.computer_turn(session_id=session.pk, seen_seq=seen)
+    assert Play.objects.count() == before + 1
+
+
+def test_computer_turn_does_nothing_on_a_humans_turn(players):
+    session = started(players)
+    assert not services.computer_turn(session_id=session.pk)
+
+
+def test_a_restart_resumes_tables_waiting_on_a_computer(players):
+    from django.core.management import call_command
+
+    host = players[0]
+    session = open_table(host, seats=3)
+    for position in (1, 2):
+        services.computer_add(session_id=session.pk, user=host, position=position)
+    session = services.session_start(session_id=session.pk, user=host)
+    _, state = current(session)
+    while state.to_act == 0:
+        session = play_legal(session, players)
+        _, state = current(session)
+    call_command("computers_resume")
+    _, state = current(session)
+    assert state.to_act == 0

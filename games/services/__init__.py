@@ -1,7 +1,7 @@
 """Every change to a table goes through here: plain functions, keyword-only, one transaction each."""
 
 from .errors import IllegalCard, NotSeated, StaleMove, TableError
-from .play import card_play
+from .play import card_play, computer_turn, computers_play_all
 from .tables import (
     computer_add,
     computer_remove,
@@ -20,6 +20,8 @@ __all__ = [
     "card_play",
     "computer_add",
     "computer_remove",
+    "computer_turn",
+    "computers_play_all",
     "seat_leave",
     "seat_take",
     "session_abandon",

@@ -12,12 +12,13 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games.bots import LEVELS
 from games.engine import InvalidDeal, get_game
+from games.live import announce
 from games.models import GameSession, Seat
 from games.records import store_match
 
 from .errors import NotSeated, TableError
 from .locks import locked_session
-from .play import deal_next, run_computers
+from .play import deal_next
 
 MIN_SEATS, MAX_SEATS = 3, 10
 
@@ -100,7 +101,7 @@ def computer_remove(*, session_id: int, user: User, position: int) -> GameSessio
 
 @transaction.atomic
 def session_start(*, session_id: int, user: User, rng: secrets.SystemRandom | None = None) -> GameSession:
-    """Close the empty seats, pick the first dealer at random, deal, and let computers act."""
+    """Close the empty seats, pick the first dealer at random and deal the first deal."""
     session = _waiting(session_id)
     _host_only(session, user)
     seats = list(session.seats.all())
@@ -119,11 +120,8 @@ def session_start(*, session_id: int, user: User, rng: secrets.SystemRandom | No
     session.seat_count = len(taken)
     session.status = GameSession.Status.PLAYING
     session.started = timezone.now()
-    deal = deal_next(session, match, number=1, rng=rng)
-    _changed(session)
-    run_computers(session, taken, deal, rng=rng)
-    session.save()
-    return session
+    deal_next(session, match, number=1, rng=rng)
+    return _changed(session)
 
 
 @transaction.atomic
@@ -164,4 +162,5 @@ def _empty_seat(session: GameSession, position: int | None) -> Seat:
 def _changed(session: GameSession) -> GameSession:
     session.seq += 1
     session.save()
+    announce(session.pk, session.seq)
     return session

@@ -1,0 +1,87 @@
+"""Websocket test clients: logged-in communicators and frame parsing."""
+
+from __future__ import annotations
+
+import re
+
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from femkort_site.asgi import application
+from games.models import GameSession
+from games.records import deal_state
+
+DATA_CARD = re.compile(r'data-card="([2-9TJQKA][SHDC])"')
+SEQ = re.compile(r'id="table"[^>]*data-seq="(\d+)"', re.S)
+
+
+def session_cookie(user) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+async def connect(session_id: int, user=None, origin: bytes = b"http://localhost") -> WebsocketCommunicator:
+    headers = [(b"origin", origin)]
+    if user is not None:
+        headers.append((b"cookie", await database_sync_to_async(session_cookie)(user)))
+    communicator = WebsocketCommunicator(application, f"/ws/tables/{session_id}/", headers=headers)
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+def frame_seq(frame: str) -> int | None:
+    match = SEQ.search(frame)
+    return int(match.group(1)) if match else None
+
+
+async def frames_until(communicator: WebsocketCommunicator, seq: int, timeout: float = 5) -> list[str]:
+    """Every frame up to and including the first table view at ``seq`` or later (none if already seen)."""
+    frames: list[str] = []
+    while getattr(communicator, "seen_seq", -1) < seq:
+        frame = await communicator.receive_from(timeout=timeout)
+        frames.append(frame)
+        shown = frame_seq(frame)
+        if shown is not None:
+            communicator.seen_seq = max(shown, getattr(communicator, "seen_seq", -1))
+    return frames
+
+
+async def drain(communicator: WebsocketCommunicator) -> list[str]:
+    frames = []
+    while not await communicator.receive_nothing(timeout=0.05):
+        frames.append(await communicator.receive_from())
+        shown = frame_seq(frames[-1])
+        if shown is not None:
+            communicator.seen_seq = max(shown, getattr(communicator, "seen_seq", -1))
+    return frames
+
+
+@database_sync_to_async
+def table_now(session_id: int) -> tuple[GameSession, object]:
+    session = GameSession.objects.get(pk=session_id)
+    deal = session.deals.order_by("-number").first()
+    return session, deal_state(deal) if deal else None
+
+
+def hidden_from(state, seat: int | None) -> set[str]:
+    """Cards still in other seats' hands: never to be shown to ``seat``."""
+    return {card for other in state.seats if other != seat for card in state.hand(other)}
+
+
+async def next_message(communicator: WebsocketCommunicator, timeout: float = 5) -> str:
+    """The next frame meant for this connection alone (a message, not a table view)."""
+    while True:
+        frame = await communicator.receive_from(timeout=timeout)
+        if frame_seq(frame) is None:
+            return frame
+
+
+async def view_where(communicator: WebsocketCommunicator, test, timeout: float = 5) -> str:
+    """The next table view for which ``test(frame)`` holds."""
+    while True:
+        frame = await communicator.receive_from(timeout=timeout)
+        if frame_seq(frame) is not None and test(frame):
+            return frame

@@ -1,0 +1,252 @@
+"""Live play over websockets: views on connect, moves pushed to everyone, errors to one, no leaks."""
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from femkort_site.asgi import application
+from games import services
+from games.models import Connection, GameSession, Play
+from tests.live_helpers import (
+    DATA_CARD,
+    connect,
+    drain,
+    frame_seq,
+    frames_until,
+    hidden_from,
+    next_message,
+    table_now,
+    view_where,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@database_sync_to_async
+def start_table(players, computers=0):
+    host = players[0]
+    session = services.table_create(host=host, seats=len(players) + computers)
+    for user in players[1:]:
+        services.seat_take(session_id=session.pk, user=user)
+    for position in range(len(players), len(players) + computers):
+        services.computer_add(session_id=session.pk, user=host, position=position)
+    return services.session_start(session_id=session.pk, user=host)
+
+
+def play_frame(card: str, seq: int, **extra) -> str:
+    return json.dumps({"action": "play", "card": card, "seq": seq, "HEADERS": {"HX-Request": "true"}, **extra})
+
+
+async def close_all(communicators):
+    for communicator in communicators:
+        await communicator.disconnect()
+
+
+async def test_connect_sends_the_current_view_at_once(players):
+    session = await start_table(players)
+    sockets = [await connect(session.pk, user) for user in players]
+    for seat, socket in enumerate(sockets):
+        frames = await frames_until(socket, session.seq)
+        _, state = await table_now(session.pk)
+        shown = set(DATA_CARD.findall(frames[-1]))
+        assert set(state.hand(seat)) <= shown
+        assert not shown & hidden_from(state, seat)
+    await close_all(sockets)
+
+
+async def test_a_play_reaches_every_connection_and_spectators(players):
+    session = await start_table(players)
+    sockets = [await connect(session.pk, user) for user in players]
+    watcher = await connect(session.pk)
+    for socket in [*sockets, watcher]:
+        await frames_until(socket, session.seq)
+    _, state = await table_now(session.pk)
+    card = state.legal_cards()[0]
+    await sockets[state.to_act].send_to(text_data=play_frame(card, session.seq))
+    for socket in [*sockets, watcher]:
+        frames = await frames_until(socket, session.seq + 1)
+        assert f'data-card="{card}"' in frames[-1]
+    await close_all([*sockets, watcher])
+
+
+async def test_a_whole_session_over_websockets_never_shows_hidden_cards(players):
+    session = await start_table(players)
+    sockets = [await connect(session.pk, user) for user in players]
+    watcher = await connect(session.pk)
+    viewers = [*enumerate(sockets), (None, watcher)]
+    received = {seat: [] for seat, _ in viewers}
+    hidden_at = {}  # seq -> seat -> cards in other hands at that moment
+    moves = 0
+    while True:
+        session, state = await table_now(session.pk)
+        hidden_at[session.seq] = {seat: hidden_from(state, seat) for seat, _ in viewers}
+        for seat, socket in viewers:
+            received[seat] += await frames_until(socket, session.seq)
+        if session.status != GameSession.Status.PLAYING:
+            break
+        card = state.legal_cards()[moves % len(state.legal_cards())]
+        mover = sockets[state.to_act]
+        await mover.send_to(text_data=play_frame(card, session.seq))
+        received[state.to_act] += await frames_until(mover, session.seq + 1)
+        moves += 1
+    for seat, socket in viewers:
+        received[seat] += await drain(socket)
+        await socket.disconnect()
+    assert session.status == GameSession.Status.FINISHED
+    assert moves == await database_sync_to_async(Play.objects.count)()
+    for seat, frames in received.items():
+        for frame in frames:
+            seq = frame_seq(frame)
+            if seq is None:
+                assert not DATA_CARD.findall(frame)
+                continue
+            leaked = set(DATA_CARD.findall(frame)) & hidden_at[seq][seat]
+            assert not leaked, f"seat {seat} was shown {leaked} at seq {seq}"
+    assert sum(len(frames) for frames in received.values()) > 4 * moves
+
+
+async def test_stale_and_double_sends_are_answered_and_never_applied_twice(players):
+    session = await start_table(players)
+    sockets = [await connect(session.pk, user) for user in players]
+    _, state = await table_now(session.pk)
+    mover = sockets[state.to_act]
+    await frames_until(mover, session.seq)
+    card = state.legal_cards()[0]
+    await mover.send_to(text_data=play_frame(card, session.seq))
+    await mover.send_to(text_data=play_frame(card, session.seq))
+    frames = await frames_until(mover, session.seq + 1) + await drain(mover)
+    assert any("moved on" in frame for frame in frames)
+    assert await database_sync_to_async(Play.objects.count)() == 1
+    await close_all(sockets)
+
+
+@pytest.mark.parametrize(
+    ("frame", "expected"),
+    [
+        ("{not json", "not understood"),
+        (json.dumps(["play"]), "Unknown action"),
+        (json.dumps({"action": "fold"}), "Unknown action"),
+        (json.dumps({"action": "play", "card": "ZZ", "seq": 1}), "not understood"),
+        (json.dumps({"action": "play", "card": "AS", "seq": "one"}), "not understood"),
+    ],
+)
+async def test_malformed_frames_get_a_message_and_the_socket_stays_open(players, frame, expected):
+    session = await start_table(players)
+    socket = await connect(session.pk, players[0])
+    await frames_until(socket, session.seq)
+    await socket.send_to(text_data=frame)
+    reply = await next_message(socket)
+    assert expected in reply
+    assert 'id="table-message"' in reply
+    assert 'id="table"' not in reply
+    assert await database_sync_to_async(Play.objects.count)() == 0
+    # Still open: a valid move goes through afterwards.
+    _, state = await table_now(session.pk)
+    if state.to_act == 0:
+        await socket.send_to(text_data=play_frame(state.legal_cards()[0], session.seq))
+        await frames_until(socket, session.seq + 1)
+        assert await database_sync_to_async(Play.objects.count)() == 1
+    await socket.disconnect()
+
+
+async def test_out_of_turn_and_illegal_cards_name_the_problem(players):
+    session = await start_table(players)
+    sockets = [await connect(session.pk, user) for user in players]
+    _, state = await table_now(session.pk)
+    waiting = (state.to_act + 1) % 3
+    await frames_until(sockets[waiting], session.seq)
+    await sockets[waiting].send_to(text_data=play_frame(state.hand(waiting)[0], session.seq))
+    assert "not your turn" in await next_message(sockets[waiting])
+    mover = sockets[state.to_act]
+    await frames_until(mover, session.seq)
+    not_held = next(card for card in ("AS", "2C", "KH", "7D", "9S", "3H") if card not in state.hand(state.to_act))
+    await mover.send_to(text_data=play_frame(not_held, session.seq))
+    assert "not in your hand" in await next_message(mover)
+    assert await database_sync_to_async(Play.objects.count)() == 0
+    await close_all(sockets)
+
+
+async def test_anonymous_watchers_cannot_play(players):
+    session = await start_table(players)
+    watcher = await connect(session.pk)
+    await frames_until(watcher, session.seq)
+    _, state = await table_now(session.pk)
+    await watcher.send_to(text_data=play_frame(state.legal_cards()[0], session.seq))
+    assert "Log in" in await next_message(watcher)
+    assert await database_sync_to_async(Play.objects.count)() == 0
+    await watcher.disconnect()
+
+
+async def test_cross_origin_handshake_is_rejected(players):
+    session = await start_table(players)
+    communicator = WebsocketCommunicator(
+        application, f"/ws/tables/{session.pk}/", headers=[(b"origin", b"http://evil.example")]
+    )
+    connected, _ = await communicator.connect()
+    assert not connected
+
+
+async def test_unknown_table_is_refused(players):
+    communicator = WebsocketCommunicator(application, "/ws/tables/999999/", headers=[(b"origin", b"http://localhost")])
+    connected, code = await communicator.connect()
+    assert not connected
+    assert code == 4404
+
+
+async def test_presence_shows_who_is_connected(players):
+    session = await start_table(players)
+    first = await connect(session.pk, players[0])
+    await view_where(first, lambda frame: frame.count('class="presence online"') == 1)
+    second = await connect(session.pk, players[1])
+    await view_where(first, lambda frame: frame.count('class="presence online"') == 2)
+    assert await database_sync_to_async(Connection.objects.count)() == 2
+    await second.disconnect()
+    await view_where(first, lambda frame: frame.count('class="presence online"') == 1)
+    await first.disconnect()
+    assert await database_sync_to_async(Connection.objects.count)() == 0
+
+
+async def test_computers_move_by_themselves_and_a_session_runs_to_the_end(players):
+    session = await start_table(players[:1], computers=3)
+    socket = await connect(session.pk, players[0])
+    moves = 0
+    while True:
+        session, state = await table_now(session.pk)
+        if session.status != GameSession.Status.PLAYING:
+            break
+        if state.to_act != 0:
+            # The driver plays for the computers; wait for the table to move on.
+            await frames_until(socket, session.seq + 1)
+            continue
+        await frames_until(socket, session.seq)
+        await socket.send_to(text_data=play_frame(state.legal_cards()[0], session.seq))
+        frames = await frames_until(socket, session.seq + 1)
+        for frame in frames:
+            assert not set(DATA_CARD.findall(frame)) & hidden_from(state, 0) - {state.legal_cards()[0]}
+        moves += 1
+    assert session.status == GameSession.Status.FINISHED
+    assert moves >= 15
+    await socket.disconnect()
+
+
+async def test_a_table_left_on_a_computers_turn_resumes_when_someone_connects(players):
+    host = players[0]
+
+    @database_sync_to_async
+    def left_on_computer_turn():
+        session = services.table_create(host=host, seats=3)
+        for position in (1, 2):
+            services.computer_add(session_id=session.pk, user=host, position=position)
+        return services.session_start(session_id=session.pk, user=host)
+
+    session = await left_on_computer_turn()
+    _, state = await table_now(session.pk)
+    watcher = await connect(session.pk)
+    if state.to_act != 0:
+        await frames_until(watcher, session.seq + 1)
+    await drain(watcher)
+    _, after = await table_now(session.pk)
+    assert after.to_act == 0
+    await watcher.disconnect()
