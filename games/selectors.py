@@ -63,6 +63,7 @@ class TableView:
     deal_number: int | None
     last_deal: str
     my_turn: bool
+    signed_in: bool
     can_start: bool
     can_join: bool
     finished_summary: str
@@ -76,7 +77,8 @@ def table_view_for(session: GameSession, user: User | None) -> TableView:
     online = set(session.connections.exclude(user=None).values_list("user_id", flat=True))
     panels = [_panel(seat, me, view, seat.user_id in online) for seat in seats]
     filled = sum(not seat.is_empty for seat in seats)
-    is_host = bool(user and user.is_authenticated and user.pk == session.host_id)
+    signed_in = bool(user and user.is_authenticated)
+    is_host = signed_in and user.pk == session.host_id
     waiting = session.status == GameSession.Status.WAITING
     return TableView(
         session=session,
@@ -89,8 +91,9 @@ def table_view_for(session: GameSession, user: User | None) -> TableView:
         deal_number=deal.number if deal else None,
         last_deal=_last_deal(session, deal, seats),
         my_turn=bool(view and view.my_turn and session.status == GameSession.Status.PLAYING),
+        signed_in=signed_in,
         can_start=waiting and is_host and filled >= 3,
-        can_join=waiting and me is None and filled < len(seats),
+        can_join=waiting and signed_in and me is None and filled < len(seats),
         finished_summary=_finished(session, seats),
     )
 
