@@ -26,3 +26,14 @@ class PlayForm(forms.Form):
 
 class SeatForm(forms.Form):
     position = forms.IntegerField(min_value=0, max_value=9, required=False)
+
+
+class ComputerForm(SeatForm):
+    level = forms.ChoiceField(
+        choices=[("easy", _("easy")), ("medium", _("medium")), ("strong", _("strong"))],
+        initial="medium",
+        required=False,
+    )
+
+    def clean_level(self) -> str:
+        return self.cleaned_data["level"] or "medium"

@@ -9,6 +9,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+LEVEL_NAMES = {"easy": _("easy"), "medium": _("medium"), "strong": _("strong")}
 COMPUTER_NAMES = ("Astrid", "Birger", "Cleo", "Dag", "Elsa", "Frej", "Greta", "Hugo", "Ingrid", "Jens")
 
 
@@ -52,6 +53,8 @@ class Seat(models.Model):
     class Kind(models.TextChoices):
         HUMAN = "", _("human")
         EASY = "easy", _("computer (easy)")
+        MEDIUM = "medium", _("computer (medium)")
+        STRONG = "strong", _("computer (strong)")
 
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()
@@ -88,7 +91,7 @@ class Seat(models.Model):
         if self.computer:
             return _("%(name)s (computer, %(level)s)") % {
                 "name": COMPUTER_NAMES[self.position % len(COMPUTER_NAMES)],
-                "level": self.computer,
+                "level": LEVEL_NAMES.get(self.computer, self.computer),
             }
         return str(_("empty seat"))
 

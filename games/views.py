@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from . import services
-from .forms import PlayForm, SeatForm, TableForm
+from .forms import ComputerForm, PlayForm, SeatForm, TableForm
 from .models import GameSession
 from .selectors import lobby_tables, table_view_for
 
@@ -95,14 +95,14 @@ def seat_leave(request: HttpRequest, session_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def computer_add(request: HttpRequest, session_id: int) -> HttpResponse:
-    form = SeatForm(request.POST)
+    form = ComputerForm(request.POST)
     if not form.is_valid():
         return _bad_request(request, session_id)
-    position = form.cleaned_data["position"]
+    position, level = form.cleaned_data["position"], form.cleaned_data["level"]
     return _act(
         request,
         session_id,
-        lambda: services.computer_add(session_id=session_id, user=request.user, position=position),
+        lambda: services.computer_add(session_id=session_id, user=request.user, position=position, level=level),
     )
 
 

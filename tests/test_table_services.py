@@ -92,7 +92,7 @@ def test_only_the_host_adds_computers_and_starts(players):
     assert session.status == GameSession.Status.PLAYING
     # The empty seat 2 was closed; the computer moved up to position 2.
     assert session.seat_count == 3
-    assert list(session.seats.values_list("position", "computer")) == [(0, ""), (1, ""), (2, "easy")]
+    assert list(session.seats.values_list("position", "computer")) == [(0, ""), (1, ""), (2, "medium")]
 
 
 def test_cannot_join_after_the_start(players, make_user):

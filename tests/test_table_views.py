@@ -149,3 +149,17 @@ def test_your_hand_says_what_you_must_do(players):
     assert "Your lead: play any card." in page
     assert "<title>Your turn" in page
     assert re.search(r'aria-label="(Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King|Ace) of', page)
+
+
+def test_host_chooses_the_computer_level(players):
+    host = logged_in(players[0])
+    host.post(reverse("table_create"), {"seats": 3, "target": 3, "profile": "modern"})
+    session = GameSession.objects.get()
+    host.post(reverse("computer_add", args=[session.pk]), {"position": 1, "level": "strong"})
+    host.post(reverse("computer_add", args=[session.pk]), {"position": 2})
+    assert host.post(reverse("computer_add", args=[session.pk]), {"level": "genius"}).status_code == 302
+    levels = dict(session.seats.values_list("position", "computer"))
+    assert levels == {0: "", 1: "strong", 2: "medium"}
+    page = host.get(reverse("table", args=[session.pk])).text
+    assert "(computer, strong)" in page
+    assert "(computer, medium)" in page

@@ -1,4 +1,8 @@
-"""Computer players: pure Python, no Django. Each one sees only a ``SeatView`` and returns a card."""
+"""Computer players: pure Python, no Django. Each one sees only a ``SeatView`` and returns a card.
+
+Levels: ``easy`` plays a random legal card, ``medium`` follows rules of thumb,
+``strong`` samples the hidden hands from what it can infer and searches them.
+"""
 
 from __future__ import annotations
 
@@ -23,11 +27,18 @@ class RandomPlayer:
         return self.rng.choice(view.legal)
 
 
-LEVELS: dict[str, type] = {"easy": RandomPlayer}
+def _levels() -> dict[str, type]:
+    from .medium import MediumPlayer
+    from .strong import StrongPlayer
+
+    return {"easy": RandomPlayer, "medium": MediumPlayer, "strong": StrongPlayer}
+
+
+LEVELS: tuple[str, ...] = ("easy", "medium", "strong")
 
 
 def computer_player(kind: str, rng: random.Random | None = None) -> ComputerPlayer:
-    try:
-        return LEVELS[kind](rng)
-    except KeyError:
-        raise ValueError(f"unknown computer player {kind!r}; known: {', '.join(LEVELS)}") from None
+    levels = _levels()
+    if kind not in levels:
+        raise ValueError(f"unknown computer player {kind!r}; known: {', '.join(LEVELS)}")
+    return levels[kind](rng)

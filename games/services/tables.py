@@ -76,7 +76,7 @@ def seat_leave(*, session_id: int, user: User) -> GameSession:
 
 
 @transaction.atomic
-def computer_add(*, session_id: int, user: User, level: str = "easy", position: int | None = None) -> GameSession:
+def computer_add(*, session_id: int, user: User, level: str = "medium", position: int | None = None) -> GameSession:
     session = _waiting(session_id)
     _host_only(session, user)
     if level not in LEVELS:

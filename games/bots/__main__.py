@@ -1,0 +1,58 @@
+"""``python -m games.bots arena ...``: measure a computer player against a field (see the README)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from games.engine import GAMES
+
+from . import LEVELS
+from .arena import run_arena
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m games.bots")
+    commands = parser.add_subparsers(dest="command", required=True)
+    arena = commands.add_parser("arena", help="hero against a field over many deals")
+    arena.add_argument("--game", choices=sorted(GAMES), default="femkort")
+    arena.add_argument("--profile", choices=("modern", "classic"))
+    arena.add_argument("--trump", action="store_true", help="femkort: the dealer's fifth card sets trump")
+    arena.add_argument("--players", type=int, default=4)
+    arena.add_argument("--deals", type=int, default=2000)
+    arena.add_argument("--seed", type=int, default=1)
+    arena.add_argument("--hero", default="strong", help=f"{', '.join(LEVELS)} or cmd:<shell command>")
+    arena.add_argument("--field", default="medium", help=f"{', '.join(LEVELS)} or cmd:<shell command>")
+    arena.add_argument("--timeout", type=float, default=5.0, help="seconds an external program may think")
+    arena.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    for spec in (args.hero, args.field):
+        if not spec.startswith("cmd:") and spec not in LEVELS:
+            parser.error(f"unknown player {spec!r}: use {', '.join(LEVELS)} or cmd:<shell command>")
+    rules = GAMES[args.game]
+    if not rules.min_players <= args.players <= rules.max_players:
+        parser.error(f"{args.game} is for {rules.min_players} to {rules.max_players} players")
+    if args.deals < 1:
+        parser.error("--deals must be at least 1")
+    options = {}
+    if args.game == "femkort":
+        options = {"profile": args.profile or "modern", "trump": args.trump}
+    elif args.profile or args.trump:
+        parser.error(f"{args.game} has no --profile or --trump")
+    result = run_arena(
+        game=args.game,
+        players=args.players,
+        deals=args.deals,
+        seed=args.seed,
+        hero=args.hero,
+        field=args.field,
+        options=options,
+        timeout=args.timeout,
+    )
+    print(json.dumps(result.as_json()) if args.json else result.report())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

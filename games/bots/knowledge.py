@@ -1,0 +1,58 @@
+"""What a seat can infer about the hidden hands from everything played so far.
+
+Two kinds of fact: a player who did not follow the led suit holds none of it (a void);
+and under the must-overtake rule, a player who followed *below* the best card of the
+led suit held no card of that suit above it (a cap), since they would have had to
+overtake. Trumped tricks teach nothing about caps: overtaking is not required there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.engine import get_game
+from games.engine.cards import BIT, INDEX, SUIT_MASK
+from games.engine.views import SeatView
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    seat: int
+    unseen: int  # cards not in my hand and not played: in someone's hand, or never dealt
+    allowed: dict[int, int]  # per other seat: the unseen cards it may hold
+    sizes: dict[int, int]  # per other seat: how many cards it holds
+
+
+def infer(view: SeatView) -> Knowledge:
+    rules = get_game(view.game)
+    deck = sum(BIT[card] for card in rules.deck(len(view.seats)))
+    played = sum(BIT[card] for cards in view.played for card in cards)
+    mine = sum(BIT[card] for card in view.hand)
+    unseen = deck & ~played & ~mine
+    overtake = rules.overtake(rules.parse_options(view.options))
+    trump = -1 if view.trump is None else "SHDC".index(view.trump)
+    excluded = {seat: 0 for seat in view.seats if seat != view.seat}
+    tricks = [*view.tricks, *([view.trick] if view.trick and view.trick.cards else [])]
+    for trick in tricks:
+        led = INDEX[trick.cards[0]] // 13
+        bar = INDEX[trick.cards[0]]
+        trumped = False
+        start = view.seats.index(trick.leader)
+        for position, card in enumerate(trick.cards[1:], start=1):
+            seat = view.seats[(start + position) % len(view.seats)]
+            index = INDEX[card]
+            if seat in excluded:
+                if index // 13 != led:
+                    excluded[seat] |= SUIT_MASK[led]
+                elif overtake and not trumped and index < bar:
+                    excluded[seat] |= SUIT_MASK[led] & ~((1 << (bar + 1)) - 1)
+            if index // 13 == led:
+                bar = max(bar, index)
+            elif index // 13 == trump and led != trump:
+                trumped = True
+    return Knowledge(
+        seat=view.seat,
+        unseen=unseen,
+        allowed={seat: unseen & ~mask for seat, mask in excluded.items()},
+        sizes={seat: view.hand_sizes[seat] for seat in excluded},
+    )

@@ -1,0 +1,94 @@
+"""The open bot protocol: any program that reads JSON lines on stdin and writes JSON lines on stdout.
+
+For each decision it gets one ``{"type": "turn", ...}`` line (``turn_message``) and answers
+``{"card": "QH"}``; at the end it gets ``{"type": "bye"}``. An illegal card, garbage, or
+no answer within the time limit is a fault: a random legal card is played instead.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import random
+import subprocess
+import threading
+from typing import Any
+
+from games.engine.views import SeatView
+
+
+def turn_message(view: SeatView) -> dict[str, Any]:
+    return {
+        "type": "turn",
+        "game": view.game,
+        "options": view.options,
+        "players": view.players,
+        "seat": view.seat,
+        "dealer": view.dealer,
+        "hand": list(view.hand),
+        "legal": list(view.legal),
+        "tricks": [{"leader": t.leader, "cards": list(t.cards), "winner": t.winner} for t in view.tricks],
+        "trick": {"leader": view.trick.leader, "cards": list(view.trick.cards)} if view.trick else None,
+        "scores": list(view.scores) or [0] * view.players,
+    }
+
+
+class ExternalPlayer:
+    """A computer player run as a separate program (``cmd:<shell command>`` in the arena)."""
+
+    def __init__(self, command: str, *, timeout: float = 5.0, rng: random.Random | None = None):
+        self.command = command
+        self.timeout = timeout
+        self.rng = rng or random.Random(0)
+        self.faults = 0
+        self.process = subprocess.Popen(
+            command,
+            shell=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
+        )
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self.lines.put(line)
+        self.lines.put(None)
+
+    def choose(self, view: SeatView) -> str:
+        answer = self._ask(turn_message(view))
+        card = answer.get("card") if isinstance(answer, dict) else None
+        if card in view.legal:
+            return card
+        self.faults += 1
+        return self.rng.choice(view.legal)
+
+    def _ask(self, message: dict) -> object:
+        try:
+            self.process.stdin.write(json.dumps(message) + "\n")
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError):
+            return None
+        try:
+            line = self.lines.get(timeout=self.timeout)
+        except queue.Empty:
+            return None
+        if line is None:
+            self.lines.put(None)  # the program has ended: every later question faults too
+            return None
+        try:
+            return json.loads(line)
+        except ValueError:
+            return None
+
+    def close(self) -> None:
+        try:
+            self.process.stdin.write(json.dumps({"type": "bye"}) + "\n")
+            self.process.stdin.close()
+            self.process.wait(timeout=self.timeout)
+        except (BrokenPipeError, OSError, subprocess.TimeoutExpired):
+            self.process.kill()
+            self.process.wait()

@@ -1,0 +1,77 @@
+"""Perfect-information Monte Carlo: deal the hidden cards many ways consistent with
+what this seat can infer (voids, and under must-overtake the caps shown by low
+follows), solve each deal open-handed, and play the card that wins in most of them.
+The effort is a node budget, not a clock, so play is repeatable for a given seed.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.engine import get_game
+from games.engine.cards import BIT, INDEX
+from games.engine.views import SeatView
+
+from .knowledge import infer
+from .medium import ranked
+from .sampler import sample_world
+from .solver import OutOfNodes, Solver
+
+
+class StrongPlayer:
+    def __init__(
+        self,
+        rng: random.Random | None = None,
+        *,
+        node_budget: int = 30_000,
+        node_limit: int = 120_000,
+        min_worlds: int = 8,
+        max_worlds: int = 64,
+    ):
+        self.rng = rng or random.SystemRandom()
+        self.node_budget = node_budget
+        self.node_limit = node_limit
+        self.min_worlds = min_worlds
+        self.max_worlds = max_worlds
+
+    def choose(self, view: SeatView) -> str:
+        order = ranked(view)
+        if len(order) == 1:
+            return order[0]
+        rules = get_game(view.game)
+        knowledge = infer(view)
+        seats = list(view.seats)
+        me = seats.index(view.seat)
+        trick = view.trick
+        leader = seats.index(trick.leader)
+        played = [INDEX[card] for card in trick.cards]
+        trump = -1 if view.trump is None else "SHDC".index(view.trump)
+        overtake = rules.overtake(rules.parse_options(view.options))
+        avoid = view.game == "letzter-stich"
+        mine = sum(BIT[card] for card in view.hand)
+        wins = dict.fromkeys(order, 0)
+        nodes = worlds = 0
+        while worlds < self.max_worlds and (worlds < self.min_worlds or nodes < self.node_budget):
+            world = sample_world(knowledge, self.rng)
+            hands = [mine if seat == view.seat else world[seat] for seat in seats]
+            solver = Solver(
+                players=len(seats),
+                trump=trump,
+                overtake=overtake,
+                root=me,
+                avoid=avoid,
+                node_limit=self.node_limit - nodes,
+            )
+            try:
+                outcome = {}
+                for card in order:
+                    hands[me] = mine ^ BIT[card]
+                    outcome[card] = solver.good(me, solver.taker(hands, leader, [*played, INDEX[card]]))
+            except OutOfNodes:
+                break  # too big to search to the end: keep the worlds already solved
+            for card, good in outcome.items():
+                wins[card] += good
+            nodes += solver.nodes
+            worlds += 1
+        # With no world solved this is the rules-of-thumb order; ties keep that order too.
+        return max(order, key=lambda card: wins[card])

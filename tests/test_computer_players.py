@@ -1,0 +1,125 @@
+"""Computer players: legal play at every level, sound inference, the open-hand solver."""
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.bots import LEVELS, computer_player
+from games.bots.knowledge import infer
+from games.bots.sampler import sample_world
+from games.bots.solver import Solver
+from games.bots.strong import StrongPlayer
+from games.engine import FEMKORT, LETZTER_STICH
+from games.engine.cards import BIT, INDEX, SUIT_MASK
+from games.engine.views import view_for
+from tests.engine_helpers import femkort_deal, play
+
+tables = st.one_of(
+    st.tuples(
+        st.just("femkort"),
+        st.integers(3, 10),
+        st.sampled_from([{}, {"profile": "classic"}, {"trump": True}, {"profile": "classic", "trump": True}]),
+    ),
+    st.tuples(st.just("letzter-stich"), st.integers(3, 4), st.just({})),
+)
+
+
+def deal_for(game, players, options, seed):
+    rules = FEMKORT if game == "femkort" else LETZTER_STICH
+    return rules.deal(
+        players=players, dealer=seed % players, options=rules.parse_options(options), rng=random.Random(seed)
+    )
+
+
+def quick(level, rng):
+    """Every level, the strong one on a small budget so thousands of decisions stay quick."""
+    if level == "strong":
+        return StrongPlayer(rng, node_budget=300, node_limit=3_000, min_worlds=1, max_worlds=4)
+    return computer_player(level, rng)
+
+
+@settings(max_examples=60)
+@given(tables, st.integers(0, 2**32))
+def test_every_level_only_plays_legal_cards(table, seed):
+    game, players, options = table
+    state = deal_for(game, players, options, seed)
+    bots = [quick(LEVELS[(seat + seed) % 3], random.Random(seed + seat)) for seat in range(players)]
+    while not state.is_over:
+        view = view_for(state, state.to_act)
+        card = bots[state.to_act].choose(view)
+        assert card in view.legal
+        state = state.play(card)
+
+
+@pytest.mark.parametrize("game", ["femkort", "letzter-stich"])
+def test_the_strong_player_at_full_strength_plays_whole_deals(game):
+    for seed in range(3):
+        state = deal_for(game, 4, {}, seed)
+        bot = computer_player("strong", random.Random(seed))
+        while not state.is_over:
+            view = view_for(state, state.to_act)
+            card = bot.choose(view)
+            assert card in view.legal
+            state = state.play(card)
+
+
+@settings(max_examples=80)
+@given(tables, st.integers(0, 2**32), st.data())
+def test_inference_is_sound_and_worlds_fit_the_view(table, seed, data):
+    game, players, options = table
+    state = deal_for(game, players, options, seed)
+    rng = random.Random(seed)
+    for _ in range(data.draw(st.integers(0, state.tricks_per_deal * players - 1))):
+        state = state.play(rng.choice(state.legal_cards()))
+    seat = state.to_act
+    view = view_for(state, seat)
+    knowledge = infer(view)
+    for other in knowledge.allowed:
+        # What was inferred never rules out a card the seat really holds.
+        assert state.hands[other] & ~knowledge.allowed[other] == 0
+        assert knowledge.sizes[other] == state.hands[other].bit_count()
+    world = sample_world(knowledge, random.Random(seed + 1))
+    dealt = 0
+    for other, hand in world.items():
+        assert hand.bit_count() == knowledge.sizes[other]
+        assert hand & ~knowledge.allowed[other] == 0
+        assert hand & dealt == 0
+        assert hand & state.hands[seat] == 0
+        dealt |= hand
+
+
+def test_a_low_follow_under_must_overtake_caps_the_suit():
+    # Seat 0 leads 8H; seat 1 plays 3H below it, so seat 1 holds no heart above the eight.
+    state = play(femkort_deal("8H,2C,3C,4C,5C/3H,2D,3D,4D,5D/AS,KS,QS,JS,TS", dealer=2), "8H", "3H")
+    knowledge = infer(view_for(state, 2))
+    hearts_above_eight = SUIT_MASK[1] & ~((1 << (INDEX["8H"] + 1)) - 1)
+    assert knowledge.allowed[1] & hearts_above_eight == 0
+    assert knowledge.allowed[1] & BIT["6H"]
+
+
+def test_classic_profile_infers_no_cap_but_still_voids():
+    state = femkort_deal("8H,2C,3C,4C,5C/3H,2D,3D,4D,5D/AS,KS,QS,JS,TS", dealer=2, profile="classic")
+    state = play(state, "8H", "3H", "AS")
+    knowledge = infer(view_for(state, 1))
+    assert knowledge.allowed[0] & BIT["QH"]
+    assert knowledge.allowed[2] & SUIT_MASK[1] == 0  # seat 2 showed it has no hearts
+
+
+def test_solver_finds_the_only_winning_card():
+    # Three players, two cards each; seat 0 to lead. Leading AS wins trick 4 and then 2C loses
+    # to 3C; leading 2C loses the lead, but seat 0 keeps AS... which only wins if spades are led.
+    hands = [BIT["AS"] | BIT["KH"], BIT["2S"] | BIT["AH"], BIT["3S"] | BIT["QH"]]
+    solver = Solver(players=3, trump=-1, overtake=True, root=0, avoid=False)
+    # Lead AS: win, then lead KH; seat 1 must overtake with AH and takes the last trick.
+    assert solver.taker([BIT["KH"], hands[1], hands[2]], 0, [INDEX["AS"]]) == 1
+    # Lead KH: seat 1 must overtake with AH, then leads 2S; seat 0 follows AS and wins.
+    assert solver.taker([BIT["AS"], hands[1], hands[2]], 0, [INDEX["KH"]]) == 0
+
+
+def test_solver_in_letzter_stich_avoids_the_last_trick():
+    hands = [BIT["AS"] | BIT["9H"], BIT["KS"] | BIT["TH"], BIT["QS"] | BIT["JH"]]
+    solver = Solver(players=3, trump=-1, overtake=False, root=0, avoid=True)
+    # Lead AS: win it, then must lead 9H and lose the last trick to JH (seat 2 can choose).
+    assert solver.taker([BIT["9H"], hands[1], hands[2]], 0, [INDEX["AS"]]) != 0
