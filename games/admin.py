@@ -4,7 +4,7 @@ from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
 from . import services
-from .models import Deal, GameSession, Play, Seat
+from .models import Deal, GameSession, Play, Seat, Standing
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -98,3 +98,29 @@ class PlayAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+
+
+@admin.register(Standing)
+class StandingAdmin(admin.ModelAdmin):
+    """Leaderboard and rating data; "recompute" rebuilds every standing from the stored sessions."""
+
+    list_display = (
+        "__str__",
+        "game",
+        "against",
+        "sessions_played",
+        "sessions_won",
+        "deals_won",
+        "rating",
+        "last_played",
+    )
+    list_filter = ("game", "against", "computer")
+    search_fields = ("user__username", "user__display_name")
+    raw_id_fields = ("user",)
+    readonly_fields = ("mu", "sigma", "rating")
+    actions = ["recompute"]
+
+    @admin.action(description=_("Recompute counters and ratings from the stored sessions"))
+    def recompute(self, request, queryset) -> None:
+        count = services.standings_rebuild()
+        self.message_user(request, _("Recomputed from %(count)d finished sessions.") % {"count": count})

@@ -34,13 +34,17 @@ class GameSession(models.Model):
     pot = models.PositiveIntegerField(default=0)
     tiebreak = models.JSONField(null=True, blank=True, help_text=_("Seats playing an extra deal to break a tie."))
     winner = models.ForeignKey("Seat", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    with_computers = models.BooleanField(default=False, help_text=_("Set at the start: any computer player seated."))
     created = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created"]
-        indexes = [models.Index(fields=["status", "-created"])]
+        indexes = [
+            models.Index(fields=["status", "-created"]),
+            models.Index(fields=["game", "status", "with_computers", "finished"]),
+        ]
         constraints = [
             models.CheckConstraint(condition=Q(seat_count__gte=3, seat_count__lte=10), name="session_seats_3_to_10"),
         ]
@@ -64,6 +68,7 @@ class Seat(models.Model):
     computer = models.CharField(max_length=10, choices=Kind.choices, default=Kind.HUMAN, blank=True)
     wins = models.PositiveSmallIntegerField(default=0)
     chips = models.IntegerField(null=True, blank=True, help_text=_("Pot-play chips or Letzter Stich tokens."))
+    rating_after = models.FloatField(null=True, blank=True, help_text=_("Conservative rating once the session ended."))
 
     class Meta:
         ordering = ["session", "position"]
@@ -143,3 +148,57 @@ class Connection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user or 'anonymous'} at {self.session}"
+
+
+class Standing(models.Model):
+    """A player's record in one game and one kind of company, kept current in the transaction
+    that finishes each session, so leaderboards and profiles never aggregate history.
+
+    ``against`` separates sessions among people only from sessions with any computer player,
+    so nobody can climb the main board by beating easy computers. Computer levels have
+    standings of their own (``user`` empty, ``computer`` set).
+    """
+
+    class Against(models.TextChoices):
+        PEOPLE = "people", _("people only")
+        COMPUTERS = "computers", _("with computer players")
+
+    game = models.CharField(max_length=20, choices=GameSession.Game.choices)
+    against = models.CharField(max_length=10, choices=Against.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="standings"
+    )
+    computer = models.CharField(max_length=10, blank=True)
+    sessions_played = models.PositiveIntegerField(default=0)
+    sessions_won = models.PositiveIntegerField(default=0)
+    deals_won = models.PositiveIntegerField(default=0)
+    mu = models.FloatField(default=25.0)
+    sigma = models.FloatField(default=25.0 / 3)
+    rating = models.FloatField(default=0.0, help_text=_("Conservative rating: mu - 3 sigma."))
+    last_played = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "against", "user"], condition=Q(user__isnull=False), name="standing_once_per_user"
+            ),
+            models.UniqueConstraint(
+                fields=["game", "against", "computer"], condition=~Q(computer=""), name="standing_once_per_level"
+            ),
+            models.CheckConstraint(
+                condition=Q(user__isnull=False, computer="") | Q(user__isnull=True) & ~Q(computer=""),
+                name="standing_person_or_level",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["game", "against", "-sessions_won"]),
+            models.Index(fields=["game", "against", "-rating"]),
+        ]
+
+    def __str__(self) -> str:
+        who = self.user.name if self.user_id else f"computer ({self.computer})"
+        return f"{who}: {self.game}, {self.against}"
+
+    @property
+    def win_rate(self) -> float:
+        return self.sessions_won / self.sessions_played if self.sessions_played else 0.0

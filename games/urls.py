@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import history_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -13,4 +13,10 @@ urlpatterns = [
     path("tables/<int:session_id>/start/", views.session_start, name="session_start"),
     path("tables/<int:session_id>/play/", views.card_play, name="card_play"),
     path("tables/<int:session_id>/close/", views.table_close, name="table_close"),
+    path("sessions/<int:session_id>/", history_views.session_page, name="session"),
+    path("sessions/<int:session_id>/export.json", history_views.session_export, name="session_export"),
+    path("deals/<int:deal_id>/replay/", history_views.deal_replay, name="deal_replay"),
+    path("deals/<int:deal_id>/export.json", history_views.deal_export, name="deal_export"),
+    path("players/<str:username>/", history_views.player_page, name="player"),
+    path("leaderboard/", history_views.leaderboard, name="leaderboard"),
 ]

@@ -36,7 +36,9 @@ def deal_for(game, players, options, seed):
 def quick(level, rng):
     """Every level, the strong one on a small budget so thousands of decisions stay quick."""
     if level == "strong":
-        return StrongPlayer(rng, node_budget=300, node_limit=3_000, min_worlds=1, max_worlds=4)
+        return StrongPlayer(
+            rng, playout_worlds=4, exact_from=3, node_budget=300, node_limit=3_000, min_worlds=1, max_worlds=4
+        )
     return computer_player(level, rng)
 
 

@@ -1,7 +1,12 @@
-"""Perfect-information Monte Carlo: deal the hidden cards many ways consistent with
-what this seat can infer (voids, and under must-overtake the caps shown by low
-follows), solve each deal open-handed, and play the card that wins in most of them.
-The effort is a node budget, not a clock, so play is repeatable for a given seed.
+"""The strong player: many sampled worlds, searched.
+
+Worlds are deals of the hidden cards consistent with what this seat can infer
+(voids, and under must-overtake the caps shown by low follows). With two cards or
+fewer left, each world is solved exactly open-handed (perfect-information Monte
+Carlo); earlier, where exact search of every world is too slow for a 200 ms move,
+each candidate card is judged by 256 quick play-outs. Measured in the arena, this
+mix beat both pure forms against the medium field (README, "Strength"). The effort
+is counted in worlds and nodes, not a clock, so play is repeatable for a seed.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from games.engine.views import SeatView
 
 from .knowledge import infer
 from .medium import ranked
+from .rollout import quick_playouts
 from .sampler import sample_world
 from .solver import OutOfNodes, Solver
 
@@ -23,12 +29,16 @@ class StrongPlayer:
         self,
         rng: random.Random | None = None,
         *,
+        playout_worlds: int = 256,
+        exact_from: int = 2,
         node_budget: int = 30_000,
         node_limit: int = 120_000,
         min_worlds: int = 8,
         max_worlds: int = 64,
     ):
         self.rng = rng or random.SystemRandom()
+        self.playout_worlds = playout_worlds
+        self.exact_from = exact_from
         self.node_budget = node_budget
         self.node_limit = node_limit
         self.min_worlds = min_worlds
@@ -38,6 +48,12 @@ class StrongPlayer:
         order = ranked(view)
         if len(order) == 1:
             return order[0]
+        if len(view.hand) > self.exact_from:
+            score = quick_playouts(view, order, worlds=self.playout_worlds, rng=self.rng)
+            return max(order, key=lambda card: score[card])
+        return self._solve_worlds(view, order)
+
+    def _solve_worlds(self, view: SeatView, order: list[str]) -> str:
         rules = get_game(view.game)
         knowledge = infer(view)
         seats = list(view.seats)

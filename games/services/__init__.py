@@ -2,6 +2,7 @@
 
 from .errors import IllegalCard, NotSeated, StaleMove, TableError
 from .play import card_play, computer_turn, computers_play_all
+from .standings import standings_rebuild
 from .tables import (
     computer_add,
     computer_remove,
@@ -26,5 +27,6 @@ __all__ = [
     "seat_take",
     "session_abandon",
     "session_start",
+    "standings_rebuild",
     "table_create",
 ]

@@ -21,6 +21,7 @@ from games.records import deal_state, match_of, store_match
 
 from .errors import IllegalCard, NotSeated, StaleMove, TableError
 from .locks import locked_session
+from .standings import standings_record
 
 
 @transaction.atomic
@@ -122,5 +123,6 @@ def _settle(session: GameSession, seats: Sequence[Seat], deal: Deal, state: Deal
         session.status = GameSession.Status.FINISHED
         session.finished = timezone.now()
         session.winner = seats[match.winners[0]] if len(match.winners) == 1 else None
+        standings_record(session, seats)
     else:
         deal_next(session, match, number=deal.number + 1, rng=rng)

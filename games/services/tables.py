@@ -118,6 +118,7 @@ def session_start(*, session_id: int, user: User, rng: secrets.SystemRandom | No
     match = rules.new_match(players=len(taken), options=rules.parse_options(session.options), rng=rng)
     store_match(session, taken, match)
     session.seat_count = len(taken)
+    session.with_computers = any(seat.computer for seat in taken)
     session.status = GameSession.Status.PLAYING
     session.started = timezone.now()
     deal_next(session, match, number=1, rng=rng)

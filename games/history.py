@@ -1,0 +1,235 @@
+"""Reads for history pages: sessions, deal replays, exports, profiles and leaderboards."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db.models import Count, F, Q, QuerySet
+from django.http import Http404
+from django.utils import timezone
+
+from accounts.models import User
+
+from .cardnames import card_label, card_short
+from .engine.records import record_of
+from .models import Deal, GameSession, Seat, Standing
+from .records import deal_start, deal_state
+
+PERIODS = ("all", "month", "week")
+BOARDS = ("sessions", "rating")
+
+
+def finished_deal(deal_id: int) -> Deal:
+    """A deal that may be shown whole: only once it is over, so no hidden card is ever revealed."""
+    deal = Deal.objects.select_related("session").filter(pk=deal_id).first()
+    if deal is None or deal.winner is None:
+        raise Http404("No finished deal with that number.")
+    return deal
+
+
+def deal_export(deal: Deal) -> dict:
+    return record_of(deal_state(deal))
+
+
+def session_export(session: GameSession) -> list[dict]:
+    return [deal_export(deal) for deal in session.deals.filter(winner__isnull=False).order_by("number")]
+
+
+@dataclass
+class ReplayCard:
+    card: str
+    label: str
+    short: str
+    red: bool
+    won: bool = False
+
+
+@dataclass
+class ReplaySeat:
+    position: int
+    name: str
+    is_dealer: bool
+    to_act: bool
+    hand: list[ReplayCard]
+    played: list[ReplayCard]
+    tricks_won: int
+
+
+@dataclass
+class Replay:
+    deal: Deal
+    step: int
+    total: int
+    seats: list[ReplaySeat]
+    trick: list[tuple[str, ReplayCard]]
+    trick_starts: list[int]
+    winner_name: str
+
+
+def replay_at(deal: Deal, step: int) -> Replay:
+    """The finished deal after ``step`` cards, every hand face up (the deal is over)."""
+    cards = list(deal.plays.values_list("card", flat=True))
+    step = max(0, min(step, len(cards)))
+    state = deal_start(deal)
+    for card in cards[:step]:
+        state = state.play(card)
+    seats = list(deal.session.seats.select_related("user").order_by("position"))
+    won_cards = {
+        trick.cards[state.seats.index(trick.winner) - state.seats.index(trick.leader)] for trick in state.tricks
+    }
+    panels = [
+        ReplaySeat(
+            position=seat.position,
+            name=seat.name,
+            is_dealer=seat.position == deal.dealer,
+            to_act=seat.position == state.to_act,
+            hand=[_card(c) for c in state.hand(seat.position)],
+            played=[_card(c, won=c in won_cards) for c in state.played_by(seat.position)],
+            tricks_won=sum(trick.winner == seat.position for trick in state.tricks),
+        )
+        for seat in seats
+        if seat.position < state.players
+    ]
+    trick = []
+    if state.trick and state.trick.cards:
+        start = state.seats.index(state.trick.leader)
+        for i, card in enumerate(state.trick.cards):
+            trick.append((seats[state.seats[(start + i) % len(state.seats)]].name, _card(card)))
+    elif state.tricks and step:
+        last = state.tricks[-1]
+        start = state.seats.index(last.leader)
+        trick = [
+            (seats[state.seats[(start + i) % len(state.seats)]].name, _card(c, won=c in won_cards))
+            for i, c in enumerate(last.cards)
+        ]
+    per_trick = len(state.seats)
+    return Replay(
+        deal=deal,
+        step=step,
+        total=len(cards),
+        seats=panels,
+        trick=trick,
+        trick_starts=list(range(0, len(cards), per_trick)),
+        winner_name=seats[deal.winner].name,
+    )
+
+
+def _card(card: str, *, won: bool = False) -> ReplayCard:
+    return ReplayCard(card, card_label(card), card_short(card), card[1] in "HD", won)
+
+
+def session_detail(session_id: int) -> tuple[GameSession, list[Seat], list[Deal]]:
+    session = GameSession.objects.select_related("host", "winner").filter(pk=session_id).first()
+    if session is None:
+        raise Http404("No such session.")
+    seats = list(session.seats.select_related("user").order_by("position"))
+    deals = list(session.deals.order_by("number"))
+    return session, seats, deals
+
+
+@dataclass
+class Profile:
+    player: User
+    standings: list[Standing]
+    deals_won: int
+    trend: list[float]
+    recent: QuerySet[Seat]
+    rivals: list[dict]
+
+
+def profile_of(username: str) -> Profile:
+    player = User.objects.filter(username__iexact=username).first()
+    if player is None:
+        raise Http404("No such player.")
+    standings = list(Standing.objects.filter(user=player).order_by("game", "against"))
+    trend = list(
+        Seat.objects.filter(user=player, rating_after__isnull=False, session__with_computers=False)
+        .order_by("-session__finished")
+        .values_list("rating_after", flat=True)[:10]
+    )[::-1]
+    recent = (
+        Seat.objects.filter(user=player)
+        .select_related("session", "session__winner__user")
+        .order_by("-session__created")
+    )
+    rivals = list(
+        Seat.objects.filter(
+            session__seats__user=player, session__status=GameSession.Status.FINISHED, user__isnull=False
+        )
+        .exclude(user=player)
+        .values("user__username", "user__display_name")
+        .annotate(
+            met=Count("session", distinct=True),
+            their_wins=Count("session", filter=Q(session__winner=F("pk")), distinct=True),
+            my_wins=Count("session", filter=Q(session__winner__user=player), distinct=True),
+        )
+        .order_by("-met", "user__username")[:5]
+    )
+    return Profile(
+        player=player,
+        standings=standings,
+        deals_won=sum(s.deals_won for s in standings),
+        trend=trend,
+        recent=recent,
+        rivals=rivals,
+    )
+
+
+@dataclass
+class BoardRow:
+    name: str
+    username: str
+    computer: str
+    played: int
+    won: int
+    rating: float | None
+
+    @property
+    def win_rate(self) -> float:
+        return self.won / self.played if self.played else 0.0
+
+
+def leaderboard(
+    *, game: str, board: str, period: str, against: str, min_sessions: int, limit: int = 50
+) -> list[BoardRow]:
+    if period == "all" or board == "rating":
+        rows = Standing.objects.filter(game=game, against=against, sessions_played__gte=min_sessions)
+        rows = rows.select_related("user").order_by(
+            *(["-rating"] if board == "rating" else ["-sessions_won", "sessions_played"]), "pk"
+        )[:limit]
+        return [
+            BoardRow(
+                name=row.user.name if row.user_id else "",
+                username=row.user.username if row.user_id else "",
+                computer=row.computer,
+                played=row.sessions_played,
+                won=row.sessions_won,
+                rating=row.rating,
+            )
+            for row in rows
+        ]
+    since = timezone.now() - (timedelta(days=7) if period == "week" else timedelta(days=30))
+    seats = (
+        Seat.objects.filter(
+            session__game=game,
+            session__status=GameSession.Status.FINISHED,
+            session__with_computers=against == Standing.Against.COMPUTERS,
+            session__finished__gte=since,
+        )
+        .values("user", "user__username", "user__display_name", "computer")
+        .annotate(played=Count("pk"), won=Count("pk", filter=Q(session__winner=F("pk"))))
+        .filter(played__gte=min_sessions)
+        .order_by("-won", "played", "user", "computer")[:limit]
+    )
+    return [
+        BoardRow(
+            name=row["user__display_name"] or row["user__username"] or "",
+            username=row["user__username"] or "",
+            computer=row["computer"],
+            played=row["played"],
+            won=row["won"],
+            rating=None,
+        )
+        for row in seats
+    ]

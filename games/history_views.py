@@ -1,0 +1,76 @@
+"""Pages about what happened: sessions, deal replays, exports, player profiles, leaderboards."""
+
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from . import history
+from .models import GameSession, Standing
+
+
+@require_GET
+def session_page(request: HttpRequest, session_id: int) -> HttpResponse:
+    session, seats, deals = history.session_detail(session_id)
+    names = {seat.position: seat.name for seat in seats}
+    rows = [(deal, names.get(deal.dealer, "?"), names.get(deal.winner, "")) for deal in deals]
+    return render(request, "games/session.html", {"session": session, "seats": seats, "deals": rows})
+
+
+@require_GET
+def session_export(request: HttpRequest, session_id: int) -> JsonResponse:
+    session, _, _ = history.session_detail(session_id)
+    response = JsonResponse(history.session_export(session), safe=False)
+    response["Content-Disposition"] = f'attachment; filename="femkort-session-{session.pk}.json"'
+    return response
+
+
+@require_GET
+def deal_replay(request: HttpRequest, deal_id: int) -> HttpResponse:
+    deal = history.finished_deal(deal_id)
+    try:
+        step = int(request.GET.get("step", "0"))
+    except ValueError:
+        step = 0
+    replay = history.replay_at(deal, step)
+    return render(request, "games/replay.html", {"replay": replay, "deal": deal})
+
+
+@require_GET
+def deal_export(request: HttpRequest, deal_id: int) -> JsonResponse:
+    deal = history.finished_deal(deal_id)
+    response = JsonResponse(history.deal_export(deal))
+    response["Content-Disposition"] = f'attachment; filename="femkort-deal-{deal.pk}.json"'
+    return response
+
+
+@require_GET
+def player_page(request: HttpRequest, username: str) -> HttpResponse:
+    profile = history.profile_of(username)
+    page = Paginator(profile.recent, 20).get_page(request.GET.get("page"))
+    return render(request, "games/player.html", {"profile": profile, "page": page})
+
+
+@require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    game = request.GET.get("game") if request.GET.get("game") in GameSession.Game.values else "femkort"
+    board = request.GET.get("board") if request.GET.get("board") in history.BOARDS else "sessions"
+    period = request.GET.get("period") if request.GET.get("period") in history.PERIODS else "all"
+    against = request.GET.get("against") if request.GET.get("against") in Standing.Against.values else "people"
+    try:
+        min_sessions = max(0, min(1000, int(request.GET.get("min", "1"))))
+    except ValueError:
+        min_sessions = 1
+    rows = history.leaderboard(game=game, board=board, period=period, against=against, min_sessions=min_sessions)
+    context = {
+        "rows": rows,
+        "game": game,
+        "board": board,
+        "period": period,
+        "against": against,
+        "min_sessions": min_sessions,
+        "games": GameSession.Game.choices,
+    }
+    return render(request, "games/leaderboard.html", context)

@@ -1,0 +1,72 @@
+"""Leaderboard counters and ratings, updated in the transaction that finishes a session.
+
+Ratings are openskill's Weng-Lin Plackett-Luce model with every seat its own team,
+ranked by final wins (ties share a rank); the board shows the conservative ordinal
+mu - 3 sigma. Sessions with any computer player are rated apart from sessions among
+people only (see ``Standing``), and computer levels are rated as themselves.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+from django.db import transaction
+from openskill.models import PlackettLuce
+
+from games.models import GameSession, Seat, Standing
+
+MODEL = PlackettLuce()
+
+
+def standings_record(session: GameSession, seats: Sequence[Seat]) -> None:
+    """Count a finished session for every seat and move their ratings."""
+    against = Standing.Against.COMPUTERS if any(seat.computer for seat in seats) else Standing.Against.PEOPLE
+    standings = {}
+    for seat in seats:
+        key = (seat.user_id, seat.computer)
+        if key not in standings:
+            standings[key] = _standing(session.game, against, seat)
+    before = [standings[(seat.user_id, seat.computer)] for seat in seats]
+    teams = [[MODEL.rating(mu=standing.mu, sigma=standing.sigma)] for standing in before]
+    rated = MODEL.rate(teams, scores=[seat.wins for seat in seats])
+    moved: dict[tuple, list] = defaultdict(list)
+    for seat, standing, (rating,) in zip(seats, before, rated, strict=True):
+        standing.sessions_played += 1
+        standing.sessions_won += session.winner_id is not None and session.winner_id == seat.pk
+        standing.deals_won += seat.wins
+        standing.last_played = session.finished
+        moved[(seat.user_id, seat.computer)].append(rating)
+    for key, ratings in moved.items():
+        # Two computers of one level at one table share a standing: it takes their mean.
+        standing = standings[key]
+        standing.mu = sum(r.mu for r in ratings) / len(ratings)
+        standing.sigma = sum(r.sigma for r in ratings) / len(ratings)
+        standing.rating = standing.mu - 3 * standing.sigma
+        standing.save()
+    for seat in seats:
+        seat.rating_after = standings[(seat.user_id, seat.computer)].rating
+        seat.save(update_fields=["rating_after"])
+
+
+def _standing(game: str, against: str, seat: Seat) -> Standing:
+    lookup = {"user_id": seat.user_id} if seat.user_id else {"computer": seat.computer}
+    standing = Standing.objects.select_for_update().filter(game=game, against=against, **lookup).first()
+    if standing is None:
+        start = MODEL.rating()
+        standing = Standing(game=game, against=against, mu=start.mu, sigma=start.sigma, **lookup)
+        standing.rating = start.mu - 3 * start.sigma
+    return standing
+
+
+@transaction.atomic
+def standings_rebuild() -> int:
+    """Recompute every counter and rating from the stored sessions, oldest first; returns sessions counted."""
+    Standing.objects.all().delete()
+    Seat.objects.exclude(rating_after=None).update(rating_after=None)
+    finished = GameSession.objects.filter(status=GameSession.Status.FINISHED).order_by("finished", "pk")
+    count = 0
+    for session in finished.iterator(chunk_size=500):
+        standings_record(session, list(session.seats.order_by("position")))
+        count += 1
+    return count

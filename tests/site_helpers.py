@@ -1,0 +1,30 @@
+"""Playing whole sessions through the service layer, for history and leaderboard tests."""
+
+from __future__ import annotations
+
+import random
+
+from games import services
+from games.models import GameSession, Seat
+from games.records import deal_state
+
+
+def play_session(users, *, computers: int = 0, seed: int = 0) -> GameSession:
+    """Open a table for ``users`` (+ computers), start it and play it to the end with random legal cards."""
+    rng = random.Random(seed)
+    host = users[0]
+    session = services.table_create(host=host, seats=len(users) + computers)
+    for user in users[1:]:
+        services.seat_take(session_id=session.pk, user=user)
+    for position in range(len(users), len(users) + computers):
+        services.computer_add(session_id=session.pk, user=host, position=position, level="easy")
+    session = services.session_start(session_id=session.pk, user=host)
+    while True:
+        services.computers_play_all(session_id=session.pk, rng=rng)
+        session.refresh_from_db()
+        if session.status != GameSession.Status.PLAYING:
+            return session
+        state = deal_state(session.deals.order_by("-number").first())
+        user = Seat.objects.get(session=session, position=state.to_act).user
+        card = rng.choice(state.legal_cards())
+        services.card_play(session_id=session.pk, user=user, card=card, seen_seq=session.seq)
