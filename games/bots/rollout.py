@@ -6,12 +6,11 @@ import random
 
 from games.engine import get_game
 from games.engine.cards import BIT, INDEX
-from games.engine.tricks import NO_TRUMP, follow_mask
+from games.engine.tricks import NO_TRUMP, follow_mask, standing
 from games.engine.views import SeatView
 
 from .knowledge import infer
 from .sampler import sample_world
-from .solver import _standing
 
 
 def quick_playouts(view: SeatView, cards: list[str], *, worlds: int, rng: random.Random) -> dict[str, int]:
@@ -53,7 +52,7 @@ def _play_out(
             position = (leader + len(cards)) % players
             hand = hands[position]
             if cards:
-                led, bar, best, _ = _standing(cards, leader, players, trump)
+                led, bar, best, _ = standing(cards, leader, players, trump)
                 moves = follow_mask(hand, led, bar, best != NO_TRUMP, overtake)
             else:
                 moves = hand
@@ -65,7 +64,7 @@ def _play_out(
                 card = rng.choice(options)
             hands[position] ^= 1 << card
             cards = [*cards, card]
-        winner = _standing(cards, leader, players, trump)[3]
+        winner = standing(cards, leader, players, trump)[3]
         if not any(hands):
             return winner
         leader, cards = winner, []

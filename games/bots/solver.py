@@ -8,7 +8,7 @@ searching seat. Counts are cached at trick boundaries, as in perft.
 
 from __future__ import annotations
 
-from games.engine.tricks import NO_TRUMP, follow_mask
+from games.engine.tricks import NO_TRUMP, advance, follow_mask, standing
 
 
 class OutOfNodes(Exception):
@@ -33,7 +33,7 @@ class Solver:
         """The position that takes the last trick, from a trick led by ``leader`` holding ``cards``."""
         if not cards:
             return self._from_lead(tuple(hands), leader)
-        led, bar, best, win = _standing(cards, leader, self.players, self.trump)
+        led, bar, best, win = standing(cards, leader, self.players, self.trump)
         if len(cards) == self.players:
             return self._from_lead(tuple(hands), win) if any(hands) else win
         return self._within(list(hands), leader, len(cards), led, bar, best, win)
@@ -58,18 +58,7 @@ class Solver:
         while moves:
             low = moves & -moves
             moves ^= low
-            card = low.bit_length() - 1
-            suit = card // 13
-            c_led, c_bar, c_best, c_win = led, bar, best, win
-            if step == 0:
-                c_led, c_bar, c_win = suit, card, position
-            elif suit == led:
-                if card > bar:
-                    c_bar = card
-                    if best == NO_TRUMP:
-                        c_win = position
-            elif suit == trump and card > best:
-                c_best, c_win = card, position
+            c_led, c_bar, c_best, c_win = advance(step, low.bit_length() - 1, position, led, bar, best, win, trump)
             hands[position] = hand ^ low
             if not last:
                 taker = self._within(hands, leader, step + 1, c_led, c_bar, c_best, c_win)
@@ -86,20 +75,3 @@ class Solver:
                 spite = taker
             anything = taker if anything is None else anything
         return next(t for t in (mine, spite, anything) if t is not None)
-
-
-def _standing(cards: list[int], leader: int, players: int, trump: int) -> tuple[int, int, int, int]:
-    led = cards[0] // 13
-    bar, best, win = cards[0], NO_TRUMP, leader
-    for step, card in enumerate(cards[1:], start=1):
-        suit = card // 13
-        if suit == led:
-            if card > bar:
-                bar = card
-                if best == NO_TRUMP:
-                    win = (leader + step) % players
-        elif suit == trump and card > best:
-            best, win = card, (leader + step) % players
-    if led == trump:
-        best = NO_TRUMP
-    return led, bar, best, win

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .base import DealState
 from .cards import SUITS
-from .tricks import NO_TRUMP, follow_mask
+from .tricks import NO_TRUMP, advance, follow_mask
 
 
 def perft(state: DealState, depth: int, *, cache: bool = True) -> int:
@@ -52,18 +52,7 @@ def perft(state: DealState, depth: int, *, cache: bool = True) -> int:
         while moves:
             low = moves & -moves
             moves ^= low
-            card = low.bit_length() - 1
-            suit = card // 13
-            c_led, c_bar, c_best, c_win = led, bar, best, win
-            if step == 0:
-                c_led, c_bar, c_win = suit, card, position
-            elif suit == led:
-                if card > bar:
-                    c_bar = card
-                    if best == NO_TRUMP:
-                        c_win = position
-            elif suit == trump and card > best:
-                c_best, c_win = card, position
+            c_led, c_bar, c_best, c_win = advance(step, low.bit_length() - 1, position, led, bar, best, win, trump)
             hands[position] = hand ^ low
             if last:
                 total += from_lead(tuple(hands), c_win, depth - 1)

@@ -58,3 +58,29 @@ def legal_mask(hand: int, cards: list[int] | tuple[int, ...], trump: int, overta
     led, bar, best_trump, _ = trick_standing(cards, trump)
     trumped = best_trump != NO_TRUMP and led != trump
     return follow_mask(hand, led, bar, trumped, overtake)
+
+
+def advance(step: int, card: int, position: int, led: int, bar: int, best: int, win: int, trump: int):
+    """The trick after ``card`` is played from ``position`` as the trick's ``step``-th card.
+
+    The state is ``(led suit, bar, best off-suit trump or NO_TRUMP, winning position)``;
+    the search loops (perft, solver, play-outs) carry it instead of re-reading the trick.
+    """
+    suit = card // 13
+    if step == 0:
+        return suit, card, NO_TRUMP, position
+    if suit == led:
+        if card > bar:
+            return led, card, best, position if best == NO_TRUMP else win
+        return led, bar, best, win
+    if suit == trump and card > best:
+        return led, bar, card, position
+    return led, bar, best, win
+
+
+def standing(cards: list[int], leader: int, players: int, trump: int) -> tuple[int, int, int, int]:
+    """``advance`` over a trick's cards so far, led by position ``leader``."""
+    state = (0, 0, NO_TRUMP, leader)
+    for step, card in enumerate(cards):
+        state = advance(step, card, (leader + step) % players, *state, trump)
+    return state
