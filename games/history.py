@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
 
 from django.db.models import Count, F, Q, QuerySet
 from django.http import Http404
@@ -13,8 +12,9 @@ from accounts.models import User
 
 from .cardnames import card_label, card_short
 from .engine.records import record_of
-from .models import Deal, GameSession, Seat, Standing
+from .models import Deal, GameSession, PeriodStanding, Seat, Standing
 from .records import deal_start, deal_state
+from .services.standings import period_starts
 
 PERIODS = ("all", "month", "week")
 BOARDS = ("sessions", "rating")
@@ -209,27 +209,22 @@ def leaderboard(
             )
             for row in rows
         ]
-    since = timezone.now() - (timedelta(days=7) if period == "week" else timedelta(days=30))
-    seats = (
-        Seat.objects.filter(
-            session__game=game,
-            session__status=GameSession.Status.FINISHED,
-            session__with_computers=against == Standing.Against.COMPUTERS,
-            session__finished__gte=since,
+    starts = period_starts(timezone.now())[period]
+    rows = (
+        PeriodStanding.objects.filter(
+            game=game, against=against, period=period, starts=starts, sessions_played__gte=min_sessions
         )
-        .values("user", "user__username", "user__display_name", "computer")
-        .annotate(played=Count("pk"), won=Count("pk", filter=Q(session__winner=F("pk"))))
-        .filter(played__gte=min_sessions)
-        .order_by("-won", "played", "user", "computer")[:limit]
+        .select_related("user")
+        .order_by("-sessions_won", "sessions_played", "pk")[:limit]
     )
     return [
         BoardRow(
-            name=row["user__display_name"] or row["user__username"] or "",
-            username=row["user__username"] or "",
-            computer=row["computer"],
-            played=row["played"],
-            won=row["won"],
+            name=row.user.name if row.user_id else "",
+            username=row.user.username if row.user_id else "",
+            computer=row.computer,
+            played=row.sessions_played,
+            won=row.sessions_won,
             rating=None,
         )
-        for row in seats
+        for row in rows
     ]

@@ -202,3 +202,43 @@ class Standing(models.Model):
     @property
     def win_rate(self) -> float:
         return self.sessions_won / self.sessions_played if self.sessions_played else 0.0
+
+
+class PeriodStanding(models.Model):
+    """Sessions played and won in one calendar month or ISO week, kept like ``Standing``
+    so that "this month" and "this week" boards read a few rows, not a month of seats.
+    """
+
+    class Period(models.TextChoices):
+        MONTH = "month", _("month")
+        WEEK = "week", _("week")
+
+    game = models.CharField(max_length=20, choices=GameSession.Game.choices)
+    against = models.CharField(max_length=10, choices=Standing.Against.choices)
+    period = models.CharField(max_length=5, choices=Period.choices)
+    starts = models.DateField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="period_standings"
+    )
+    computer = models.CharField(max_length=10, blank=True)
+    sessions_played = models.PositiveIntegerField(default=0)
+    sessions_won = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "against", "period", "starts", "user"],
+                condition=Q(user__isnull=False),
+                name="period_standing_once_per_user",
+            ),
+            models.UniqueConstraint(
+                fields=["game", "against", "period", "starts", "computer"],
+                condition=~Q(computer=""),
+                name="period_standing_once_per_level",
+            ),
+        ]
+        indexes = [models.Index(fields=["game", "against", "period", "starts", "-sessions_won"])]
+
+    def __str__(self) -> str:
+        who = self.user.name if self.user_id else f"computer ({self.computer})"
+        return f"{who}: {self.game}, {self.period} from {self.starts}"

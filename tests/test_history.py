@@ -136,6 +136,7 @@ def test_leaderboard_boards_periods_and_minimum(client, players, make_user):
     first = play_session(players, seed=1)
     old = play_session(players, seed=2)
     GameSession.objects.filter(pk=old.pk).update(finished=timezone.now() - timedelta(days=40))
+    services.standings_rebuild()  # the period counters follow the stored finishing times
     all_time = client.get(reverse("leaderboard")).text
     assert all_time.count('href="/players/') == 3
     month = client.get(reverse("leaderboard"), {"period": "month"}).text
@@ -172,3 +173,17 @@ def test_profile_page(client, players):
     assert players[1].name in text
     assert str(sum(s.winner.user_id == players[0].pk for s in sessions)) in text
     assert client.get(reverse("player", args=["nobody"])).status_code == 404
+
+
+def test_period_counters_equal_a_count_of_seats(players, make_user):
+    from games.models import PeriodStanding
+    from games.services.standings import period_starts
+
+    play_session(players, seed=11)
+    play_session([players[0], players[1], make_user("dagny")], seed=12)
+    starts = period_starts(timezone.now())
+    for period in ("month", "week"):
+        rows = PeriodStanding.objects.filter(period=period, starts=starts[period])
+        assert sum(r.sessions_played for r in rows) == 6
+        assert sum(r.sessions_won for r in rows) == 2
+        assert rows.get(user=players[0]).sessions_played == 2

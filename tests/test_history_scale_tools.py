@@ -6,7 +6,7 @@ import pytest
 from django.core.management import call_command
 from django.db.models import Sum
 
-from games.models import Deal, GameSession, Play, Seat, Standing
+from games.models import Deal, GameSession, PeriodStanding, Play, Seat, Standing
 from games.records import deal_state
 
 pytestmark = pytest.mark.django_db
@@ -24,6 +24,10 @@ def test_generated_history_is_consistent_and_pages_are_benchmarked():
     played = Standing.objects.aggregate(n=Sum("sessions_played"))["n"]
     assert played == Seat.objects.count()
     assert Standing.objects.aggregate(n=Sum("sessions_won"))["n"] == 30
+    for period in ("month", "week"):
+        rows = PeriodStanding.objects.filter(period=period)
+        assert rows.aggregate(n=Sum("sessions_played"))["n"] == Seat.objects.count()
+        assert rows.aggregate(n=Sum("sessions_won"))["n"] == 30
     # Deals stored card by card replay to their stored winner.
     with_plays = Deal.objects.filter(pk__in=Play.objects.values("deal")).distinct()
     assert with_plays.exists()

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from datetime import date, datetime, timedelta
 
 from django.db import transaction
 from openskill.models import PlackettLuce
 
-from games.models import GameSession, Seat, Standing
+from games.models import GameSession, PeriodStanding, Seat, Standing
 
 MODEL = PlackettLuce()
 
@@ -47,6 +48,25 @@ def standings_record(session: GameSession, seats: Sequence[Seat]) -> None:
     for seat in seats:
         seat.rating_after = standings[(seat.user_id, seat.computer)].rating
         seat.save(update_fields=["rating_after"])
+    _count_in_periods(session, against, seats)
+
+
+def period_starts(moment: datetime) -> dict[str, date]:
+    """The calendar month and ISO week (from Monday) that ``moment`` falls in, in UTC."""
+    day = moment.date()
+    return {"month": day.replace(day=1), "week": day - timedelta(days=day.weekday())}
+
+
+def _count_in_periods(session: GameSession, against: str, seats: Sequence[Seat]) -> None:
+    for period, starts in period_starts(session.finished).items():
+        for seat in seats:
+            lookup = {"user_id": seat.user_id} if seat.user_id else {"computer": seat.computer}
+            row, _ = PeriodStanding.objects.select_for_update().get_or_create(
+                game=session.game, against=against, period=period, starts=starts, **lookup
+            )
+            row.sessions_played += 1
+            row.sessions_won += session.winner_id is not None and session.winner_id == seat.pk
+            row.save(update_fields=["sessions_played", "sessions_won"])
 
 
 def _standing(game: str, against: str, seat: Seat) -> Standing:
@@ -63,6 +83,7 @@ def _standing(game: str, against: str, seat: Seat) -> Standing:
 def standings_rebuild() -> int:
     """Recompute every counter and rating from the stored sessions, oldest first; returns sessions counted."""
     Standing.objects.all().delete()
+    PeriodStanding.objects.all().delete()
     Seat.objects.exclude(rating_after=None).update(rating_after=None)
     finished = GameSession.objects.filter(status=GameSession.Status.FINISHED).order_by("finished", "pk")
     count = 0

@@ -13,7 +13,8 @@ from openskill.models import PlackettLuce
 
 from accounts.models import User
 from games.engine import FEMKORT
-from games.models import Deal, GameSession, Play, Seat, Standing
+from games.models import Deal, GameSession, PeriodStanding, Play, Seat, Standing
+from games.services.standings import period_starts
 
 BATCH = 2000
 
@@ -37,12 +38,22 @@ class Command(BaseCommand):
         model = PlackettLuce()
         ratings: dict[int, tuple[float, float]] = {}
         counters: dict[int, list[int]] = {}
+        periods: dict[tuple, list[int]] = {}
         now = timezone.now()
         options = FEMKORT.parse_options(None)
         for first in range(0, sessions, BATCH):
             with transaction.atomic():
                 self._batch(
-                    rng, users, min(BATCH, sessions - first), now, options, plays_sample, model, ratings, counters
+                    rng,
+                    users,
+                    min(BATCH, sessions - first),
+                    now,
+                    options,
+                    plays_sample,
+                    model,
+                    ratings,
+                    counters,
+                    periods,
                 )
             self.stdout.write(f"{first + BATCH} sessions", ending="\r")
         Standing.objects.bulk_create(
@@ -63,10 +74,25 @@ class Command(BaseCommand):
             ],
             batch_size=BATCH,
         )
+        PeriodStanding.objects.bulk_create(
+            [
+                PeriodStanding(
+                    game="femkort",
+                    against=Standing.Against.PEOPLE,
+                    period=period,
+                    starts=starts,
+                    user_id=user_id,
+                    sessions_played=c[0],
+                    sessions_won=c[1],
+                )
+                for (user_id, period, starts), c in periods.items()
+            ],
+            batch_size=BATCH,
+        )
         elapsed = time.perf_counter() - started
         self.stdout.write(f"generated {players} players and {sessions} sessions in {elapsed:.0f} s")
 
-    def _batch(self, rng, users, count, now, options, plays_sample, model, ratings, counters) -> None:
+    def _batch(self, rng, users, count, now, options, plays_sample, model, ratings, counters, periods) -> None:
         tables = []
         for _ in range(count):
             seated = rng.sample(users, rng.randint(3, 5))
@@ -145,5 +171,9 @@ class Command(BaseCommand):
                 counter[1] += seat is winner_seat
                 counter[2] += seat.wins
                 seat.rating_after = rating.mu - 3 * rating.sigma
+                for period, starts in period_starts(session.finished).items():
+                    tally = periods.setdefault((user.pk, period, starts), [0, 0])
+                    tally[0] += 1
+                    tally[1] += seat is winner_seat
         GameSession.objects.bulk_update(winners, ["winner"], batch_size=BATCH)
         Seat.objects.bulk_update(seats, ["rating_after"], batch_size=BATCH)
