@@ -4,7 +4,7 @@ from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
 from . import services
-from .models import Deal, GameSession, Play, Seat, Standing
+from .models import Deal, GameSession, PeriodStanding, Play, Seat, Standing
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -124,3 +124,11 @@ class StandingAdmin(admin.ModelAdmin):
     def recompute(self, request, queryset) -> None:
         count = services.standings_rebuild()
         self.message_user(request, _("Recomputed from %(count)d finished sessions.") % {"count": count})
+
+
+@admin.register(PeriodStanding)
+class PeriodStandingAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "period", "starts", "against", "sessions_played", "sessions_won")
+    list_filter = ("game", "period", "against")
+    search_fields = ("user__username",)
+    raw_id_fields = ("user",)

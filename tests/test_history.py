@@ -187,3 +187,14 @@ def test_period_counters_equal_a_count_of_seats(players, make_user):
         assert sum(r.sessions_played for r in rows) == 6
         assert sum(r.sessions_won for r in rows) == 2
         assert rows.get(user=players[0]).sessions_played == 2
+
+
+def test_standings_are_visible_in_admin(admin_client, players):
+    from games.models import PeriodStanding
+
+    play_session(players, seed=13)
+    for model in (Standing, PeriodStanding):
+        meta = model._meta
+        assert admin_client.get(reverse(f"admin:games_{meta.model_name}_changelist")).status_code == 200
+        obj = model.objects.first()
+        assert admin_client.get(reverse(f"admin:games_{meta.model_name}_change", args=[obj.pk])).status_code == 200
