@@ -71,7 +71,7 @@ class Seat(models.Model):
     rating_after = models.FloatField(null=True, blank=True, help_text=_("Conservative rating once the session ended."))
 
     class Meta:
-        ordering = ["session", "position"]
+        ordering = ["session_id", "position"]
         constraints = [
             models.UniqueConstraint(fields=["session", "position"], name="seat_one_per_position"),
             models.UniqueConstraint(
@@ -113,7 +113,7 @@ class Deal(models.Model):
     finished = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["session", "number"]
+        ordering = ["session_id", "number"]
         constraints = [models.UniqueConstraint(fields=["session", "number"], name="deal_number_once_per_session")]
 
     def __str__(self) -> str:
@@ -128,7 +128,7 @@ class Play(models.Model):
     played = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["deal", "seq"]
+        ordering = ["deal_id", "seq"]
         constraints = [models.UniqueConstraint(fields=["deal", "seq"], name="play_seq_once_per_deal")]
 
     def __str__(self) -> str:
