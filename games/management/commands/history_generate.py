@@ -7,7 +7,7 @@ import time
 from datetime import timedelta
 
 from django.core.management.base import BaseCommand
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
@@ -89,6 +89,9 @@ class Command(BaseCommand):
             ],
             batch_size=BATCH,
         )
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE")  # fresh planner statistics, as autovacuum would give a live site
         elapsed = time.perf_counter() - started
         self.stdout.write(f"generated {players} players and {sessions} sessions in {elapsed:.0f} s")
 
