@@ -85,3 +85,16 @@ async def view_where(communicator: WebsocketCommunicator, test, timeout: float =
         frame = await communicator.receive_from(timeout=timeout)
         if frame_seq(frame) is not None and test(frame):
             return frame
+
+
+@database_sync_to_async
+def hidden_at(session_id: int, start_seq: int, seq: int, seat: int | None) -> set[str]:
+    """Cards hidden from ``seat`` when the table was at ``seq`` (each card played moves seq by one)."""
+    session = GameSession.objects.get(pk=session_id)
+    left = seq - start_seq
+    for deal in session.deals.order_by("number"):
+        cards = list(deal.plays.values_list("card", flat=True))
+        if left < len(cards) or deal.winner is None:
+            return hidden_from(deal_state(deal, cards[:left]), seat)
+        left -= len(cards)
+    return set()

@@ -15,6 +15,7 @@ from tests.live_helpers import (
     drain,
     frame_seq,
     frames_until,
+    hidden_at,
     hidden_from,
     next_message,
     table_now,
@@ -210,7 +211,9 @@ async def test_presence_shows_who_is_connected(players):
 
 async def test_computers_move_by_themselves_and_a_session_runs_to_the_end(players):
     session = await start_table(players[:1], computers=3)
+    start_seq = session.seq
     socket = await connect(session.pk, players[0])
+    frames = []
     moves = 0
     while True:
         session, state = await table_now(session.pk)
@@ -218,17 +221,21 @@ async def test_computers_move_by_themselves_and_a_session_runs_to_the_end(player
             break
         if state.to_act != 0:
             # The driver plays for the computers; wait for the table to move on.
-            await frames_until(socket, session.seq + 1)
+            frames += await frames_until(socket, session.seq + 1)
             continue
-        await frames_until(socket, session.seq)
+        frames += await frames_until(socket, session.seq)
         await socket.send_to(text_data=play_frame(state.legal_cards()[0], session.seq))
-        frames = await frames_until(socket, session.seq + 1)
-        for frame in frames:
-            assert not set(DATA_CARD.findall(frame)) & hidden_from(state, 0) - {state.legal_cards()[0]}
+        frames += await frames_until(socket, session.seq + 1)
         moves += 1
+    frames += await drain(socket)
+    await socket.disconnect()
     assert session.status == GameSession.Status.FINISHED
     assert moves >= 15
-    await socket.disconnect()
+    assert len(await hidden_at(session.pk, start_seq, start_seq, 0)) == 15
+    for frame in frames:
+        seq = frame_seq(frame)
+        if seq is not None:
+            assert not set(DATA_CARD.findall(frame)) & await hidden_at(session.pk, start_seq, seq, 0)
 
 
 async def test_a_table_left_on_a_computers_turn_resumes_when_someone_connects(players):
