@@ -1,5 +1,6 @@
 """Live play over websockets: views on connect, moves pushed to everyone, errors to one, no leaks."""
 
+import asyncio
 import json
 
 import pytest
@@ -117,8 +118,9 @@ async def test_stale_and_double_sends_are_answered_and_never_applied_twice(playe
     card = state.legal_cards()[0]
     await mover.send_to(text_data=play_frame(card, session.seq))
     await mover.send_to(text_data=play_frame(card, session.seq))
-    frames = await frames_until(mover, session.seq + 1) + await drain(mover)
-    assert any("moved on" in frame for frame in frames)
+    assert "moved on" in await next_message(mover)
+    # The refusal comes with the current view, so the client re-syncs.
+    assert frame_seq(await view_where(mover, lambda frame: True)) == session.seq + 1
     assert await database_sync_to_async(Play.objects.count)() == 1
     await close_all(sockets)
 
@@ -249,29 +251,11 @@ async def test_a_table_left_on_a_computers_turn_resumes_when_someone_connects(pl
         return services.session_start(session_id=session.pk, user=host)
 
     session = await left_on_computer_turn()
-    _, state = await table_now(session.pk)
     watcher = await connect(session.pk)
-    if state.to_act != 0:
-        await frames_until(watcher, session.seq + 1)
-    await drain(watcher)
-    _, after = await table_now(session.pk)
+    for _ in range(100):  # the computers move on their own: up to 5 s under load
+        _, after = await table_now(session.pk)
+        if after.to_act == 0:
+            break
+        await asyncio.sleep(0.05)
     assert after.to_act == 0
     await watcher.disconnect()
-
-
-async def test_pushed_views_offer_the_same_actions_as_the_page(players):
-    @database_sync_to_async
-    def waiting_table():
-        return services.table_create(host=players[0], seats=4)
-
-    session = await waiting_table()
-    guest = await connect(session.pk, players[1])
-    host = await connect(session.pk, players[0])
-    guest_view = await view_where(guest, lambda frame: True)
-    host_view = await view_where(host, lambda frame: True)
-    assert "Sit here" in guest_view
-    assert "Add computer" not in guest_view
-    assert "Add computer" in host_view
-    assert "Close the table" in host_view
-    await guest.disconnect()
-    await host.disconnect()
