@@ -259,3 +259,21 @@ async def test_a_table_left_on_a_computers_turn_resumes_when_someone_connects(pl
         await asyncio.sleep(0.05)
     assert after.to_act == 0
     await watcher.disconnect()
+
+
+async def test_pushed_views_offer_the_same_actions_as_the_page(players):
+    @database_sync_to_async
+    def waiting_table():
+        return services.table_create(host=players[0], seats=4)
+
+    session = await waiting_table()
+    guest = await connect(session.pk, players[1])
+    host = await connect(session.pk, players[0])
+    guest_view = await view_where(guest, lambda frame: True)
+    host_view = await view_where(host, lambda frame: True)
+    assert "Sit here" in guest_view
+    assert "Add computer" not in guest_view
+    assert "Add computer" in host_view
+    assert "Close the table" in host_view
+    await guest.disconnect()
+    await host.disconnect()
