@@ -120,6 +120,9 @@ class StandingAdmin(admin.ModelAdmin):
     readonly_fields = ("mu", "sigma", "rating")
     actions = ["recompute"]
 
+    def has_add_permission(self, request) -> bool:
+        return False  # standings follow from sessions; they are recomputed, never entered
+
     @admin.action(description=_("Recompute counters and ratings from the stored sessions"))
     def recompute(self, request, queryset) -> None:
         count = services.standings_rebuild()
@@ -132,3 +135,6 @@ class PeriodStandingAdmin(admin.ModelAdmin):
     list_filter = ("game", "period", "against")
     search_fields = ("user__username",)
     raw_id_fields = ("user",)
+
+    def has_add_permission(self, request) -> bool:
+        return False
