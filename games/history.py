@@ -210,28 +210,13 @@ def leaderboard(
 ) -> list[BoardRow]:
     if period == "all" or board == "rating":
         rows = Standing.objects.filter(game=game, against=against, sessions_played__gte=min_sessions)
-        rows = rows.select_related("user").order_by(
-            *(["-rating"] if board == "rating" else ["-sessions_won", "sessions_played"]), "pk"
-        )[:limit]
-        return [
-            BoardRow(
-                name=row.user.name if row.user_id else "",
-                username=row.user.username if row.user_id else "",
-                computer=row.computer,
-                played=row.sessions_played,
-                won=row.sessions_won,
-                rating=row.rating,
-            )
-            for row in rows
-        ]
-    starts = period_starts(timezone.now())[period]
-    rows = (
-        PeriodStanding.objects.filter(
+        order = ["-rating"] if board == "rating" else ["-sessions_won", "sessions_played"]
+    else:
+        starts = period_starts(timezone.now())[period]
+        rows = PeriodStanding.objects.filter(
             game=game, against=against, period=period, starts=starts, sessions_played__gte=min_sessions
         )
-        .select_related("user")
-        .order_by("-sessions_won", "sessions_played", "pk")[:limit]
-    )
+        order = ["-sessions_won", "sessions_played"]
     return [
         BoardRow(
             name=row.user.name if row.user_id else "",
@@ -239,7 +224,7 @@ def leaderboard(
             computer=row.computer,
             played=row.sessions_played,
             won=row.sessions_won,
-            rating=None,
+            rating=getattr(row, "rating", None),
         )
-        for row in rows
+        for row in rows.select_related("user").order_by(*order, "pk")[:limit]
     ]

@@ -234,7 +234,8 @@ def test_host_closes_a_waiting_table_but_not_one_in_play(players):
         services.session_abandon(session_id=playing.pk, user=players[0])
 
 
-def test_a_computer_turn_is_played_once_for_one_sequence_number(players):
+def waiting_on_a_computer(players):
+    """A started table (one person, two computers) where a computer is to act."""
     host = players[0]
     session = open_table(host, seats=3)
     for position in (1, 2):
@@ -244,6 +245,11 @@ def test_a_computer_turn_is_played_once_for_one_sequence_number(players):
     while state.to_act == 0:
         session = play_legal(session, players)
         _, state = current(session)
+    return session
+
+
+def test_a_computer_turn_is_played_once_for_one_sequence_number(players):
+    session = waiting_on_a_computer(players)
     seen = session.seq
     before = Play.objects.count()
     assert services.computer_turn(session_id=session.pk, seen_seq=seen)
@@ -259,15 +265,7 @@ def test_computer_turn_does_nothing_on_a_humans_turn(players):
 def test_a_restart_resumes_tables_waiting_on_a_computer(players):
     from django.core.management import call_command
 
-    host = players[0]
-    session = open_table(host, seats=3)
-    for position in (1, 2):
-        services.computer_add(session_id=session.pk, user=host, position=position)
-    session = services.session_start(session_id=session.pk, user=host)
-    _, state = current(session)
-    while state.to_act == 0:
-        session = play_legal(session, players)
-        _, state = current(session)
+    session = waiting_on_a_computer(players)
     call_command("computers_resume")
     _, state = current(session)
     assert state.to_act == 0
