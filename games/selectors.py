@@ -62,6 +62,7 @@ class TableView:
     prompt: str
     deal_number: int | None
     last_deal: str
+    last_trick: list[CardView]
     my_turn: bool
     signed_in: bool
     can_start: bool
@@ -76,6 +77,7 @@ def table_view_for(session: GameSession, user: User | None) -> TableView:
     view = view_for(deal_state(deal), me) if deal else None
     online = set(session.connections.exclude(user=None).values_list("user_id", flat=True))
     panels = [_panel(seat, me, view, seat.user_id in online) for seat in seats]
+    last_deal, last_trick = _last_deal(session, deal, seats)
     filled = sum(not seat.is_empty for seat in seats)
     signed_in = bool(user and user.is_authenticated)
     is_host = signed_in and user.pk == session.host_id
@@ -89,7 +91,8 @@ def table_view_for(session: GameSession, user: User | None) -> TableView:
         trick=_trick(view, seats),
         prompt=_prompt(view, seats),
         deal_number=deal.number if deal else None,
-        last_deal=_last_deal(session, deal, seats),
+        last_deal=last_deal,
+        last_trick=last_trick,
         my_turn=bool(view and view.my_turn and session.status == GameSession.Status.PLAYING),
         signed_in=signed_in,
         can_start=waiting and is_host and filled >= 3,
@@ -163,14 +166,25 @@ def _prompt(view: SeatView | None, seats: list[Seat]) -> str:
     return _("Your turn: you have no %(suit)s, play any card.") % {"suit": suit_name(detail)}
 
 
-def _last_deal(session: GameSession, current: Deal | None, seats: list[Seat]) -> str:
+def _last_deal(session: GameSession, current: Deal | None, seats: list[Seat]) -> tuple[str, list[CardView]]:
+    """Until the next deal's first card: who won the last deal, and its last trick (all public now)."""
     finished = session.deals.filter(winner__isnull=False).order_by("-number").first()
     if finished is None or (current and current.pk != finished.pk and current.plays.exists()):
-        return ""
-    return _("%(name)s took the last trick and won deal %(number)d.") % {
+        return "", []
+    message = _("%(name)s took the last trick and won deal %(number)d.") % {
         "name": seats[finished.winner].name,
         "number": finished.number,
     }
+    state = deal_state(finished)
+    if not state.tricks:
+        return message, []
+    trick = state.tricks[-1]
+    start = state.seats.index(trick.leader)
+    cards = []
+    for i, card in enumerate(trick.cards):
+        seat = state.seats[(start + i) % len(state.seats)]
+        cards.append(_card(card, won=seat == trick.winner, seat_name=seats[seat].name))
+    return message, cards
 
 
 def _finished(session: GameSession, seats: list[Seat]) -> str:

@@ -163,3 +163,24 @@ def test_host_chooses_the_computer_level(players):
     page = host.get(reverse("table", args=[session.pk])).text
     assert "(computer, strong)" in page
     assert "(computer, medium)" in page
+
+
+def test_between_deals_the_last_trick_stays_on_show(players):
+    from tests.site_helpers import play_session
+
+    session = play_session(players, seed=21)
+    first = session.deals.order_by("number").first()
+    last_trick = deal_state(first).tricks[-1]
+    # Rewind to the moment after deal 1: deal 2 exists but has no plays yet.
+    later = session.deals.filter(number__gt=2)
+    Play.objects.filter(deal__in=later).delete()
+    later.delete()
+    Play.objects.filter(deal__number=2, deal__session=session).delete()
+    Deal.objects.filter(session=session, number=2).update(winner=None, finished=None)
+    GameSession.objects.filter(pk=session.pk).update(status="playing", winner=None)
+    page = logged_in(players[0]).get(reverse("table", args=[session.pk])).text
+    assert "won deal 1" in page
+    section = page.split('class="trick last-trick"')[1].split("</div>")[0]
+    # Marked as the previous deal's cards: the same cards may be in this deal's hidden hands.
+    assert re.findall(r'data-previous-deal-card="(..)"', section) == list(last_trick.cards)
+    assert not DATA_CARD.findall(section)
