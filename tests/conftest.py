@@ -30,3 +30,13 @@ def fast_password_hashing(settings):
 @pytest.fixture(autouse=True)
 def computers_without_pause(settings):
     settings.COMPUTER_PAUSE_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    """Each test runs in its own event loop; a channel layer (and its locks) must not outlive it."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
