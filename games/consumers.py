@@ -8,12 +8,14 @@ view, or a message for this connection only). Group messages carry only
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engine.cards import INDEX
@@ -21,7 +23,7 @@ from games.engine.cards import INDEX
 from . import services
 from .computers import drive_computers
 from .live import table_group
-from .models import Connection, GameSession
+from .models import PRESENCE_BEAT, Connection, GameSession
 from .selectors import table_view_for
 
 log = logging.getLogger(__name__)
@@ -39,12 +41,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await database_sync_to_async(self._presence_open)()
+        self.heartbeat = asyncio.get_running_loop().create_task(self._beat())
         await self.channel_layer.group_send(self.group, {"type": "table.changed", "seq": None})
         drive_computers(self.session_id)
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "group"):
             return
+        self.heartbeat.cancel()
         await self.channel_layer.group_discard(self.group, self.channel_name)
         await database_sync_to_async(Connection.objects.filter(channel_name=self.channel_name).delete)()
         await self.channel_layer.group_send(self.group, {"type": "table.changed", "seq": None})
@@ -91,6 +95,15 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _refuse(self, text: str) -> None:
         await self.send(text_data=render_to_string("games/_message.html", {"message": text}))
+
+    async def _beat(self) -> None:
+        """Keep this connection's presence row fresh while the socket is open."""
+        touch = database_sync_to_async(
+            lambda: Connection.objects.filter(channel_name=self.channel_name).update(seen=timezone.now())
+        )
+        while True:
+            await asyncio.sleep(PRESENCE_BEAT)
+            await touch()
 
     def _presence_open(self) -> None:
         user = self.user if self.user.is_authenticated else None

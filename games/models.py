@@ -135,16 +135,23 @@ class Play(models.Model):
         return f"{self.card} by seat {self.seat}"
 
 
+PRESENCE_BEAT = 30
+PRESENCE_TIMEOUT = 90
+
+
 class Connection(models.Model):
     """An open websocket to a table. A seat shows as connected while its player has one.
 
     Kept in the database, not in a process, so every server process sees the same presence.
+    The consumer refreshes ``seen`` every ``PRESENCE_BEAT`` seconds; a row not seen for
+    ``PRESENCE_TIMEOUT`` belongs to a process that died and no longer counts.
     """
 
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="connections")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE)
     channel_name = models.CharField(max_length=200, unique=True)
     opened = models.DateTimeField(auto_now_add=True)
+    seen = models.DateTimeField(auto_now=True, help_text=_("Refreshed while the socket is open."))
 
     def __str__(self) -> str:
         return f"{self.user or 'anonymous'} at {self.session}"

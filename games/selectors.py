@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 
 from .cardnames import card_label, card_short, suit_name
 from .engine.views import SeatView, view_for
-from .models import Deal, GameSession, Seat
+from .models import PRESENCE_TIMEOUT, Deal, GameSession, Seat
 from .records import deal_state
 
 
@@ -75,7 +77,8 @@ def table_view_for(session: GameSession, user: User | None) -> TableView:
     me = next((s.position for s in seats if user and user.is_authenticated and s.user_id == user.pk), None)
     deal = session.deals.order_by("-number").first() if session.status != GameSession.Status.WAITING else None
     view = view_for(deal_state(deal), me) if deal else None
-    online = set(session.connections.exclude(user=None).values_list("user_id", flat=True))
+    alive = timezone.now() - timedelta(seconds=PRESENCE_TIMEOUT)
+    online = set(session.connections.filter(seen__gte=alive).exclude(user=None).values_list("user_id", flat=True))
     panels = [_panel(seat, me, view, seat.user_id in online) for seat in seats]
     last_deal, last_trick = _last_deal(session, deal, seats)
     filled = sum(not seat.is_empty for seat in seats)

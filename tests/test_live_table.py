@@ -277,3 +277,27 @@ async def test_pushed_views_offer_the_same_actions_as_the_page(players):
     assert "Close the table" in host_view
     await guest.disconnect()
     await host.disconnect()
+
+
+async def test_presence_rows_of_a_dead_process_age_out(players):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    session = await start_table(players)
+    first = await connect(session.pk, players[0])
+    await view_where(first, lambda frame: frame.count('class="presence online"') == 1)
+
+    @database_sync_to_async
+    def process_died_long_ago():
+        Connection.objects.create(session_id=session.pk, user=players[1], channel_name="gone!1")
+        Connection.objects.filter(channel_name="gone!1").update(seen=timezone.now() - timedelta(minutes=5))
+
+    await process_died_long_ago()
+    second = await connect(session.pk, players[2])
+    frame = await view_where(first, lambda frame: frame.count('class="presence online"') == 2)
+    assert 'data-seat="1"' in frame
+    seat_one = frame.split('data-seat="1"')[1].split("</li>")[0]
+    assert 'class="presence"' in seat_one  # offline: its only connection went quiet five minutes ago
+    await first.disconnect()
+    await second.disconnect()
