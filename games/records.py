@@ -6,7 +6,6 @@ from collections.abc import Sequence
 
 from games.engine import FemkortMatch, LetzterStichMatch, Match, get_game
 from games.engine.base import DealState
-from games.engine.records import record_of
 
 from .models import Deal, GameSession, Seat
 
@@ -23,10 +22,6 @@ def deal_state(deal: Deal, cards: Sequence[str] | None = None) -> DealState:
     for card in deal.plays.values_list("card", flat=True) if cards is None else cards:
         state = state.play(card)
     return state
-
-
-def deal_record(deal: Deal) -> dict:
-    return record_of(deal_state(deal))
 
 
 def match_of(session: GameSession, seats: Sequence[Seat]) -> Match:
