@@ -170,9 +170,10 @@ def _prompt(view: SeatView | None, seats: list[Seat]) -> str:
 
 
 def _last_deal(session: GameSession, current: Deal | None, seats: list[Seat]) -> tuple[str, list[CardView]]:
-    """Until the next deal's first card: who won the last deal, and its last trick (all public now)."""
+    """Through the next deal's first trick: who won the last deal, and its last trick (all public now)."""
     finished = session.deals.filter(winner__isnull=False).order_by("-number").first()
-    if finished is None or (current and current.pk != finished.pk and current.plays.exists()):
+    first_trick_done = current is not None and current.plays.count() >= len(seats)
+    if finished is None or (current and current.pk != finished.pk and first_trick_done):
         return "", []
     message = _("%(name)s took the last trick and won deal %(number)d.") % {
         "name": seats[finished.winner].name,
