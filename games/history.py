@@ -10,10 +10,11 @@ from django.utils import timezone
 
 from accounts.models import User
 
-from .cardnames import card_label, card_short
+from .engine.base import winning_card
 from .engine.records import record_of
 from .models import Deal, GameSession, PeriodStanding, Seat, Standing
-from .records import deal_start, deal_state
+from .records import deal_state
+from .selectors import CardView, card_view, trick_view
 from .services.standings import period_starts
 
 PERIODS = ("all", "month", "week")
@@ -37,22 +38,13 @@ def session_export(session: GameSession) -> list[dict]:
 
 
 @dataclass
-class ReplayCard:
-    card: str
-    label: str
-    short: str
-    red: bool
-    won: bool = False
-
-
-@dataclass
 class ReplaySeat:
     position: int
     name: str
     is_dealer: bool
     to_act: bool
-    hand: list[ReplayCard]
-    played: list[ReplayCard]
+    hand: list[CardView]
+    played: list[CardView]
     tricks_won: int
 
 
@@ -62,7 +54,7 @@ class Replay:
     step: int
     total: int
     seats: list[ReplaySeat]
-    trick: list[tuple[str, ReplayCard]]
+    trick: list[CardView]
     trick_starts: list[int]
     winner_name: str
 
@@ -71,21 +63,18 @@ def replay_at(deal: Deal, step: int) -> Replay:
     """The finished deal after ``step`` cards, every hand face up (the deal is over)."""
     cards = list(deal.plays.values_list("card", flat=True))
     step = max(0, min(step, len(cards)))
-    state = deal_start(deal)
-    for card in cards[:step]:
-        state = state.play(card)
+    state = deal_state(deal, cards[:step])
     seats = list(deal.session.seats.select_related("user").order_by("position"))
-    won_cards = {
-        trick.cards[state.seats.index(trick.winner) - state.seats.index(trick.leader)] for trick in state.tricks
-    }
+    names = [seat.name for seat in seats]
+    won_cards = {winning_card(state.seats, trick) for trick in state.tricks}
     panels = [
         ReplaySeat(
             position=seat.position,
             name=seat.name,
             is_dealer=seat.position == deal.dealer,
             to_act=seat.position == state.to_act,
-            hand=[_card(c) for c in state.hand(seat.position)],
-            played=[_card(c, won=c in won_cards) for c in state.played_by(seat.position)],
+            hand=[card_view(c) for c in state.hand(seat.position)],
+            played=[card_view(c, won=c in won_cards) for c in state.played_by(seat.position)],
             tricks_won=sum(trick.winner == seat.position for trick in state.tricks),
         )
         for seat in seats
@@ -93,16 +82,9 @@ def replay_at(deal: Deal, step: int) -> Replay:
     ]
     trick = []
     if state.trick and state.trick.cards:
-        start = state.seats.index(state.trick.leader)
-        for i, card in enumerate(state.trick.cards):
-            trick.append((seats[state.seats[(start + i) % len(state.seats)]].name, _card(card)))
+        trick = trick_view(state.seats, state.trick, names)
     elif state.tricks and step:
-        last = state.tricks[-1]
-        start = state.seats.index(last.leader)
-        trick = [
-            (seats[state.seats[(start + i) % len(state.seats)]].name, _card(c, won=c in won_cards))
-            for i, c in enumerate(last.cards)
-        ]
+        trick = trick_view(state.seats, state.tricks[-1], names, mark_winner=True)
     per_trick = len(state.seats)
     return Replay(
         deal=deal,
@@ -113,10 +95,6 @@ def replay_at(deal: Deal, step: int) -> Replay:
         trick_starts=list(range(0, len(cards), per_trick)),
         winner_name=seats[deal.winner].name,
     )
-
-
-def _card(card: str, *, won: bool = False) -> ReplayCard:
-    return ReplayCard(card, card_label(card), card_short(card), card[1] in "HD", won)
 
 
 def session_detail(session_id: int) -> tuple[GameSession, list[Seat], list[Deal]]:

@@ -10,15 +10,11 @@ from games.engine.base import DealState
 from .models import Deal, GameSession, Seat
 
 
-def deal_start(deal: Deal) -> DealState:
+def deal_state(deal: Deal, cards: Sequence[str] | None = None) -> DealState:
+    """The deal now: its dealt hands with every stored play (or just ``cards``) applied, in order."""
     game = get_game(deal.session.game)
     options = game.parse_options(deal.options)
-    return game.start(dealt=deal.hands, dealer=deal.dealer, options=options, trump=deal.trump or None)
-
-
-def deal_state(deal: Deal, cards: Sequence[str] | None = None) -> DealState:
-    """The deal now: its dealt hands with every stored play applied, in order."""
-    state = deal_start(deal)
+    state = game.start(dealt=deal.hands, dealer=deal.dealer, options=options, trump=deal.trump or None)
     for card in deal.plays.values_list("card", flat=True) if cards is None else cards:
         state = state.play(card)
     return state

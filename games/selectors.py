@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -12,6 +13,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 
 from .cardnames import card_label, card_short, suit_name
+from .engine.base import Trick, playing_order, winning_card
 from .engine.views import SeatView, view_for
 from .models import PRESENCE_TIMEOUT, Deal, GameSession, Seat
 from .records import deal_state
@@ -79,8 +81,9 @@ def table_view_for(session: GameSession, user: User | None) -> TableView:
     view = view_for(deal_state(deal), me) if deal else None
     alive = timezone.now() - timedelta(seconds=PRESENCE_TIMEOUT)
     online = set(session.connections.filter(seen__gte=alive).exclude(user=None).values_list("user_id", flat=True))
-    panels = [_panel(seat, me, view, seat.user_id in online) for seat in seats]
-    last_deal, last_trick = _last_deal(session, deal, seats)
+    won = {winning_card(view.seats, trick) for trick in view.tricks} if view else set()
+    panels = [_panel(seat, me, view, won, seat.user_id in online) for seat in seats]
+    last_deal, last_trick = _last_deal(session, deal, view, seats)
     filled = sum(not seat.is_empty for seat in seats)
     signed_in = bool(user and user.is_authenticated)
     is_host = signed_in and user.pk == session.host_id
@@ -104,11 +107,8 @@ def table_view_for(session: GameSession, user: User | None) -> TableView:
     )
 
 
-def _panel(seat: Seat, me: int | None, view: SeatView | None, connected: bool) -> SeatPanel:
-    played: list[CardView] = []
-    if view:
-        won = {_winning_card(view, trick) for trick in view.tricks}
-        played = [_card(c, won=c in won) for c in view.played[seat.position]]
+def _panel(seat: Seat, me: int | None, view: SeatView | None, won: set[str], connected: bool) -> SeatPanel:
+    played = [card_view(c, won=c in won) for c in view.played[seat.position]] if view else []
     return SeatPanel(
         position=seat.position,
         name=seat.name,
@@ -124,18 +124,24 @@ def _panel(seat: Seat, me: int | None, view: SeatView | None, connected: bool) -
     )
 
 
-def _winning_card(view: SeatView, trick) -> str:
-    return trick.cards[view.seats.index(trick.winner) - view.seats.index(trick.leader)]
-
-
-def _card(card: str, *, legal: bool = False, won: bool = False, seat_name: str = "") -> CardView:
+def card_view(card: str, *, legal: bool = False, won: bool = False, seat_name: str = "") -> CardView:
     return CardView(card, card_label(card), card_short(card), card[1] in "HD", legal, won, seat_name)
+
+
+def trick_view(
+    seats: Sequence[int], trick: Trick, names: Sequence[str], *, mark_winner: bool = False
+) -> list[CardView]:
+    """A trick's cards in playing order, each with its player's name (and the winner marked)."""
+    return [
+        card_view(card, won=mark_winner and seat == trick.winner, seat_name=names[seat])
+        for seat, card in zip(playing_order(seats, trick.leader), trick.cards, strict=False)
+    ]
 
 
 def _hand(view: SeatView | None) -> list[CardView]:
     if not view:
         return []
-    return [_card(card, legal=card in view.legal) for card in _sorted_hand(view.hand)]
+    return [card_view(card, legal=card in view.legal) for card in _sorted_hand(view.hand)]
 
 
 def _sorted_hand(cards: tuple[str, ...]) -> list[str]:
@@ -147,11 +153,7 @@ def _sorted_hand(cards: tuple[str, ...]) -> list[str]:
 def _trick(view: SeatView | None, seats: list[Seat]) -> list[CardView]:
     if not view or not view.trick:
         return []
-    leader = view.seats.index(view.trick.leader)
-    return [
-        _card(card, seat_name=seats[view.seats[(leader + i) % len(view.seats)]].name)
-        for i, card in enumerate(view.trick.cards)
-    ]
+    return trick_view(view.seats, view.trick, [seat.name for seat in seats])
 
 
 def _prompt(view: SeatView | None, seats: list[Seat]) -> str:
@@ -169,11 +171,14 @@ def _prompt(view: SeatView | None, seats: list[Seat]) -> str:
     return _("Your turn: you have no %(suit)s, play any card.") % {"suit": suit_name(detail)}
 
 
-def _last_deal(session: GameSession, current: Deal | None, seats: list[Seat]) -> tuple[str, list[CardView]]:
+def _last_deal(
+    session: GameSession, current: Deal | None, view: SeatView | None, seats: list[Seat]
+) -> tuple[str, list[CardView]]:
     """Through the next deal's first trick: who won the last deal, and its last trick (all public now)."""
+    if current is not None and current.winner is None and view and view.tricks:
+        return "", []
     finished = session.deals.filter(winner__isnull=False).order_by("-number").first()
-    first_trick_done = current is not None and current.plays.count() >= len(seats)
-    if finished is None or (current and current.pk != finished.pk and first_trick_done):
+    if finished is None:
         return "", []
     message = _("%(name)s took the last trick and won deal %(number)d.") % {
         "name": seats[finished.winner].name,
@@ -182,13 +187,7 @@ def _last_deal(session: GameSession, current: Deal | None, seats: list[Seat]) ->
     state = deal_state(finished)
     if not state.tricks:
         return message, []
-    trick = state.tricks[-1]
-    start = state.seats.index(trick.leader)
-    cards = []
-    for i, card in enumerate(trick.cards):
-        seat = state.seats[(start + i) % len(state.seats)]
-        cards.append(_card(card, won=seat == trick.winner, seat_name=seats[seat].name))
-    return message, cards
+    return message, trick_view(state.seats, state.tricks[-1], [seat.name for seat in seats], mark_winner=True)
 
 
 def _finished(session: GameSession, seats: list[Seat]) -> str:

@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.engine import get_game
+from games.engine.base import playing_order
 from games.engine.cards import BIT, INDEX, SUIT_MASK
+from games.engine.tricks import NO_TRUMP, advance
 from games.engine.views import SeatView
 
 
@@ -34,22 +36,16 @@ def infer(view: SeatView) -> Knowledge:
     excluded = {seat: 0 for seat in view.seats if seat != view.seat}
     tricks = [*view.tricks, *([view.trick] if view.trick and view.trick.cards else [])]
     for trick in tricks:
-        led = INDEX[trick.cards[0]] // 13
-        bar = INDEX[trick.cards[0]]
-        trumped = False
-        start = view.seats.index(trick.leader)
-        for position, card in enumerate(trick.cards[1:], start=1):
-            seat = view.seats[(start + position) % len(view.seats)]
+        state = (0, 0, NO_TRUMP, trick.leader)
+        for step, (seat, card) in enumerate(zip(playing_order(view.seats, trick.leader), trick.cards, strict=False)):
             index = INDEX[card]
-            if seat in excluded:
+            led, bar, best, _ = state
+            if step and seat in excluded:
                 if index // 13 != led:
                     excluded[seat] |= SUIT_MASK[led]
-                elif overtake and not trumped and index < bar:
+                elif overtake and best == NO_TRUMP and index < bar:
                     excluded[seat] |= SUIT_MASK[led] & ~((1 << (bar + 1)) - 1)
-            if index // 13 == led:
-                bar = max(bar, index)
-            elif index // 13 == trump and led != trump:
-                trumped = True
+            state = advance(step, index, seat, *state, trump)
     return Knowledge(
         seat=view.seat,
         unseen=unseen,

@@ -6,7 +6,7 @@ import random
 
 from games.engine import get_game
 from games.engine.cards import BIT, INDEX
-from games.engine.tricks import NO_TRUMP, follow_mask, standing
+from games.engine.tricks import NO_TRUMP, advance, follow_mask, standing
 from games.engine.views import SeatView
 
 from .knowledge import infer
@@ -47,15 +47,14 @@ def _play_out(
     rng: random.Random,
 ) -> int:
     players = len(hands)
+    step = len(cards)
+    state = standing(cards, leader, players, trump)
     while True:
-        while len(cards) < players:
-            position = (leader + len(cards)) % players
+        while step < players:
+            position = (leader + step) % players
             hand = hands[position]
-            if cards:
-                led, bar, best, _ = standing(cards, leader, players, trump)
-                moves = follow_mask(hand, led, bar, best != NO_TRUMP, overtake)
-            else:
-                moves = hand
+            led, bar, best, _ = state
+            moves = follow_mask(hand, led, bar, best != NO_TRUMP, overtake) if step else hand
             options = [index for index in range(52) if moves >> index & 1]
             if position == me:
                 # Femkort keeps its highest cards for last; Letzter Stich its lowest.
@@ -63,11 +62,12 @@ def _play_out(
             else:
                 card = rng.choice(options)
             hands[position] ^= 1 << card
-            cards = [*cards, card]
-        winner = standing(cards, leader, players, trump)[3]
+            state = advance(step, card, position, *state, trump)
+            step += 1
+        winner = state[3]
         if not any(hands):
             return winner
-        leader, cards = winner, []
+        leader, step, state = winner, 0, (0, 0, NO_TRUMP, winner)
 
 
 def _rank(index: int) -> int:

@@ -112,18 +112,30 @@ class DealState:
 
     def played_by(self, seat: int) -> list[Card]:
         """The cards ``seat`` has played this deal, in order (they stay face up)."""
-        played = []
-        for trick in (*self.tricks, self.trick) if self.trick else self.tricks:
-            for position, card in enumerate(trick.cards):
-                if self.seat_after(trick.leader, position) == seat:
-                    played.append(card)
-        return played
+        tricks = (*self.tricks, self.trick) if self.trick else self.tricks
+        return [
+            card
+            for trick in tricks
+            for player, card in zip(playing_order(self.seats, trick.leader), trick.cards, strict=False)
+            if player == seat
+        ]
 
     def legal_cards(self) -> list[Card]:
         return from_mask(self.rules.legal_mask(self)) if self.trick else []
 
     def play(self, card: Card, seat: int | None = None) -> DealState:
         return self.rules.play(self, card, seat)
+
+
+def playing_order(seats: Sequence[int], leader: int) -> tuple[int, ...]:
+    """The seats in the order they play to a trick led by ``leader``."""
+    start = seats.index(leader)
+    return (*seats[start:], *seats[:start])
+
+
+def winning_card(seats: Sequence[int], trick: Trick) -> Card:
+    """The card that took a completed ``trick``."""
+    return trick.cards[playing_order(seats, trick.leader).index(trick.winner)]
 
 
 class Match(Protocol):
