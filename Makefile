@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint bench
+.PHONY: run test lint bench prepare serve
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,3 +28,13 @@ test: lint
 
 bench: $(VENV)/.installed
 	$(PY) -m games.engine bench
+
+# Production (see the README's deployment section): `make prepare` once per release, then one
+# `make serve PORT=...` per daphne process, all on the same PostgreSQL and Redis.
+prepare: $(VENV)/.installed
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput
+	$(PY) manage.py computers_resume
+
+serve: $(VENV)/.installed
+	$(VENV)/bin/daphne --proxy-headers -b $(HOST) -p $(PORT) femkort_site.asgi:application

@@ -31,7 +31,7 @@ def database_from_url(url: str) -> dict[str, Any]:
         raise ValueError(f"DATABASE_URL scheme must be one of {', '.join(ENGINES)}, not {parts.scheme!r}")
     if parts.scheme == "sqlite":
         return {"ENGINE": ENGINES["sqlite"], "NAME": unquote(parts.path[1:]) or ":memory:"}
-    return {
+    database = {
         "ENGINE": ENGINES[parts.scheme],
         "NAME": unquote(parts.path.lstrip("/")),
         "USER": unquote(parts.username or ""),
@@ -39,7 +39,30 @@ def database_from_url(url: str) -> dict[str, Any]:
         "HOST": parts.hostname or "",
         "PORT": str(parts.port or ""),
         "OPTIONS": dict(parse_qsl(parts.query)),
-        # Under ASGI each request may run in another thread; Django advises short-lived connections.
         "CONN_MAX_AGE": int(os.environ.get("DJANGO_CONN_MAX_AGE", "0")),
-        "CONN_HEALTH_CHECKS": True,
+    }
+    # Under ASGI every request and websocket job may run in another thread, so persistent
+    # per-thread connections would leak; a pool shared by the threads keeps connections open
+    # instead. DJANGO_DB_POOL=0 turns it off (DJANGO_CONN_MAX_AGE then applies).
+    pool_size = int(os.environ.get("DJANGO_DB_POOL", "20"))
+    if pool_size > 0:
+        database["CONN_MAX_AGE"] = 0
+        database["OPTIONS"]["pool"] = {"min_size": 2, "max_size": pool_size, "timeout": 10}
+    return database
+
+
+def redis_host(url: str) -> dict[str, Any]:
+    """channels-redis host options that keep idle websockets open and fail fast when Redis is down.
+
+    channels-redis waits for messages with a 5-second blocking pop; redis-py's default socket
+    timeout is also 5 s, so an idle consumer's read timed out and its socket closed. The read
+    timeout must be longer than the blocking pop; a short connect timeout and no retries make
+    an outage an error at once instead of a stall.
+    """
+    return {
+        "address": url,
+        "socket_timeout": 15,
+        "socket_connect_timeout": 2,
+        "socket_keepalive": True,
+        "health_check_interval": 30,
     }

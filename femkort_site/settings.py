@@ -11,7 +11,7 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from .env import database_from_url, flag, words
+from .env import database_from_url, flag, redis_host, words
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -79,7 +79,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CHANNEL_LAYERS = {
-    "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
+    "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [redis_host(REDIS_URL)]}}
     if REDIS_URL
     else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
 }
@@ -108,7 +108,15 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
+if not DEBUG:
+    # WhiteNoise serves what collectstatic wrote: hashed names, gzip and brotli, cached for a year.
+    # (With DEBUG on, runserver serves the files from their apps' folders.)
+    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
 
 if not DEBUG:
     SECURE_SSL_REDIRECT = flag("DJANGO_SECURE_SSL_REDIRECT", True)

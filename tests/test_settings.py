@@ -39,7 +39,7 @@ def test_postgres_url_is_parsed():
         "5433",
         "femkort",
     )
-    assert db["OPTIONS"] == {"sslmode": "require"}
+    assert db["OPTIONS"]["sslmode"] == "require"
 
 
 def test_unknown_database_scheme_is_refused():

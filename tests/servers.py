@@ -1,0 +1,124 @@
+"""Real daphne processes on 127.0.0.1 for tests that need what only a server shows (static files, Redis, idling)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def shared_services_or_skip() -> None:
+    """Server processes share the test's rows only through PostgreSQL, and its messages only through Redis."""
+    needs = []
+    if connection.vendor != "postgresql":
+        needs.append("DATABASE_URL=postgres://...")
+    if not os.environ.get("REDIS_URL"):
+        needs.append("REDIS_URL=redis://...")
+    if needs:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run this test against the real services; set {' and '.join(needs)}")
+        pytest.skip(f"needs shared services: set {' and '.join(needs)}")
+
+
+def server_database_url(workdir: Path) -> str:
+    """A database a server process can use: the test run's own on PostgreSQL (so the server sees
+    the test's rows), else a fresh SQLite file in ``workdir``, migrated.
+    """
+    if connection.vendor == "postgresql":
+        url = urlsplit(os.environ["DATABASE_URL"])
+        return urlunsplit(url._replace(path="/" + connection.settings_dict["NAME"]))
+    url = f"sqlite:///{workdir}/server.sqlite3"
+    manage("migrate", "--noinput", env={"DATABASE_URL": url})
+    return url
+
+
+def production_env(static_root: Path, **extra: str) -> dict[str, str]:
+    """Production mode as the README's deployment section runs it, behind a (pretend) TLS proxy."""
+    return {
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": settings.SECRET_KEY,  # the test's session cookies must stay valid
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DJANGO_SECURE_SSL_REDIRECT": "0",
+        "DJANGO_STATIC_ROOT": str(static_root),
+        "DJANGO_EMAIL_BACKEND": "django.core.mail.backends.dummy.EmailBackend",
+        **extra,
+    }
+
+
+def manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=os.environ | env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+
+
+@contextmanager
+def daphne(env: dict[str, str], port: int | None = None) -> Iterator[str]:
+    """A daphne process on 127.0.0.1 with ``env`` on top of this one; yields its base URL."""
+    port = port or free_port()
+    with tempfile.TemporaryFile() as log:
+        yield from _serve(env, port, log)
+
+
+def _serve(env: dict[str, str], port: int, log) -> Iterator[str]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "femkort_site.asgi:application"],
+        cwd=ROOT,
+        env=os.environ | {"FEMKORT_COMPUTER_PAUSE": "0"} | env,
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_up(process, base, log)
+        yield base
+    except BaseException:
+        log.seek(0)
+        print(f"--- daphne at {base} said:\n{log.read().decode(errors='replace')[-5000:]}")
+        raise
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+def _wait_until_up(process: subprocess.Popen, base: str, log) -> None:
+    host, port = base.removeprefix("http://").split(":")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection((host, int(port)), timeout=1).close()
+            return
+        except OSError:
+            if process.poll() is not None:
+                raise RuntimeError(f"daphne at {base} stopped at start") from None
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError(f"daphne at {base} did not start")
