@@ -86,6 +86,15 @@ CHANNEL_LAYERS = {
 
 # Seconds a computer player waits before each card when play is live, so humans can follow.
 COMPUTER_PAUSE_SECONDS = float(os.environ.get("FEMKORT_COMPUTER_PAUSE", "0.8"))
+# Live play in each server process: threads for database work, worker processes for computer
+# players' decisions (0: decide in a thread), how often to look for overdue computer turns.
+FEMKORT_DB_THREADS = int(os.environ.get("FEMKORT_DB_THREADS", "4"))
+FEMKORT_COMPUTER_WORKERS = int(os.environ.get("FEMKORT_COMPUTER_WORKERS", "1"))
+FEMKORT_SWEEP_SECONDS = float(os.environ.get("FEMKORT_SWEEP_SECONDS", "1"))
+# Open websockets allowed: per signed-in user (all tables), per address for visitors not signed in.
+FEMKORT_SOCKETS_PER_USER = int(os.environ.get("FEMKORT_SOCKETS_PER_USER", "8"))
+FEMKORT_ANONYMOUS_SOCKETS_PER_IP = int(os.environ.get("FEMKORT_ANONYMOUS_SOCKETS_PER_IP", "16"))
+FEMKORT_ANONYMOUS_SOCKETS_PER_TABLE = int(os.environ.get("FEMKORT_ANONYMOUS_SOCKETS_PER_TABLE", "4"))
 
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [

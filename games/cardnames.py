@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RED_SUITS = {"H", "D"}
@@ -48,11 +50,22 @@ def rank_short(rank: str) -> str:
 
 def card_label(card: str) -> str:
     """The accessible name: "Queen of hearts"."""
-    return _("%(rank)s of %(suit)s") % {"rank": rank_name(card[0]), "suit": suit_name(card[1])}
+    return _card_label(card, get_language())
 
 
 def card_short(card: str) -> str:
     """What is printed on the card: "Q♥"."""
+    return _card_short(card, get_language())
+
+
+# Every table render names up to fifty cards; the words only change with the language.
+@lru_cache(maxsize=2048)
+def _card_label(card: str, language: str | None) -> str:
+    return _("%(rank)s of %(suit)s") % {"rank": rank_name(card[0]), "suit": suit_name(card[1])}
+
+
+@lru_cache(maxsize=2048)
+def _card_short(card: str, language: str | None) -> str:
     return f"{rank_short(card[0])}{SYMBOLS[card[1]]}"
 
 

@@ -35,6 +35,9 @@ class GameSession(models.Model):
     tiebreak = models.JSONField(null=True, blank=True, help_text=_("Seats playing an extra deal to break a tie."))
     winner = models.ForeignKey("Seat", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     with_computers = models.BooleanField(default=False, help_text=_("Set at the start: any computer player seated."))
+    due = models.DateTimeField(
+        null=True, blank=True, help_text=_("When the server acts at this table next (a computer's turn); else empty.")
+    )
     created = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
@@ -44,6 +47,7 @@ class GameSession(models.Model):
         indexes = [
             models.Index(fields=["status", "-created"]),
             models.Index(fields=["game", "status", "with_computers", "finished"]),
+            models.Index(fields=["due"], condition=Q(due__isnull=False), name="session_due"),
         ]
         constraints = [
             models.CheckConstraint(condition=Q(seat_count__gte=3, seat_count__lte=10), name="session_seats_3_to_10"),
@@ -150,6 +154,7 @@ class Connection(models.Model):
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="connections")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE)
     channel_name = models.CharField(max_length=200, unique=True)
+    ip = models.GenericIPAddressField(null=True, blank=True, help_text=_("Where the socket came from (limits)."))
     opened = models.DateTimeField(auto_now_add=True)
     seen = models.DateTimeField(auto_now=True, help_text=_("Refreshed while the socket is open."))
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .consumers import TableConsumer
+from .live.consumer import TableConsumer
 
 websocket_urlpatterns = [
     path("ws/tables/<int:session_id>/", TableConsumer.as_asgi()),

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 
+from django.db import connection, transaction
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -13,10 +14,10 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 
 from .cardnames import card_label, card_short, suit_name
-from .engine.base import Trick, playing_order, winning_card
+from .engine.base import DealState, Trick, playing_order, winning_card
 from .engine.views import SeatView, view_for
-from .models import PRESENCE_TIMEOUT, Deal, GameSession, Seat
-from .records import deal_state
+from .models import PRESENCE_TIMEOUT, Connection, Deal, GameSession, Seat
+from .records import deal_state, match_of
 
 
 def lobby_tables() -> dict[str, QuerySet[GameSession]]:
@@ -55,6 +56,33 @@ class SeatPanel:
     played: list[CardView] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class TableSnapshot:
+    """A table at one sequence number, read in one consistent transaction.
+
+    It holds the whole deal, hidden hands included, so it never leaves the server: pages
+    and frames see it only through ``table_view`` for one viewer. A sequence number names
+    exactly one state, so a snapshot can be shared by every viewer until the next change.
+    """
+
+    session: GameSession
+    seats: tuple[Seat, ...]
+    deal: Deal | None
+    state: DealState | None
+    previous: tuple[Deal, DealState] | None  # the last finished deal, while its result is on show
+    online: frozenset[int]  # users with a live connection when it was read
+
+    @property
+    def seq(self) -> int:
+        return self.session.seq
+
+    def computer_to_act(self) -> Seat | None:
+        if self.session.status != GameSession.Status.PLAYING or self.state is None or self.state.to_act is None:
+            return None
+        seat = self.seats[self.state.to_act]
+        return seat if seat.computer else None
+
+
 @dataclass
 class TableView:
     session: GameSession
@@ -74,18 +102,44 @@ class TableView:
     finished_summary: str
 
 
-def table_view_for(session: GameSession, user: User | None) -> TableView:
-    seats = list(session.seats.select_related("user"))
-    me = next((s.position for s in seats if user and user.is_authenticated and s.user_id == user.pk), None)
-    deal = session.deals.order_by("-number").first() if session.status != GameSession.Status.WAITING else None
-    view = view_for(deal_state(deal), me) if deal else None
+def table_snapshot(session_id: int) -> TableSnapshot | None:
+    """Read a table in one transaction that sees one moment, so the cards shown always match its ``seq``."""
+    outermost = not connection.in_atomic_block  # inside a transaction already, that one decides what is seen
+    with transaction.atomic():
+        if outermost and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        session = GameSession.objects.filter(pk=session_id).first()
+        if session is None:
+            return None
+        seats = tuple(session.seats.select_related("user"))
+        deal = session.deals.order_by("-number").first() if session.status != GameSession.Status.WAITING else None
+        state = deal_state(deal) if deal else None
+        previous = None
+        if state is not None and (state.is_over or not state.tricks):
+            finished = deal if state.is_over else session.deals.filter(winner__isnull=False).order_by("-number").first()
+            previous = (finished, state if finished is deal else deal_state(finished)) if finished else None
+        return TableSnapshot(session, seats, deal, state, previous, online_users(session_id))
+
+
+def online_users(session_id: int) -> frozenset[int]:
+    """Users with a websocket open at this table (rows left by a dead process age out)."""
     alive = timezone.now() - timedelta(seconds=PRESENCE_TIMEOUT)
-    online = set(session.connections.filter(seen__gte=alive).exclude(user=None).values_list("user_id", flat=True))
+    rows = Connection.objects.filter(session_id=session_id, seen__gte=alive, user__isnull=False)
+    return frozenset(rows.values_list("user_id", flat=True))
+
+
+def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int] | None = None) -> TableView:
+    """The table as ``user`` may see it (a spectator if not seated): other hands only as card counts."""
+    session, seats, state = snapshot.session, snapshot.seats, snapshot.state
+    online = snapshot.online if online is None else online
+    signed_in = bool(user and user.is_authenticated)
+    me = next((s.position for s in seats if signed_in and s.user_id == user.pk), None)
+    view = view_for(state, me) if state else None
     won = {winning_card(view.seats, trick) for trick in view.tricks} if view else set()
     panels = [_panel(seat, me, view, won, seat.user_id in online) for seat in seats]
-    last_deal, last_trick = _last_deal(session, deal, view, seats)
+    last_deal, last_trick = _last_deal(snapshot, view)
     filled = sum(not seat.is_empty for seat in seats)
-    signed_in = bool(user and user.is_authenticated)
     is_host = signed_in and user.pk == session.host_id
     waiting = session.status == GameSession.Status.WAITING
     return TableView(
@@ -96,7 +150,7 @@ def table_view_for(session: GameSession, user: User | None) -> TableView:
         hand=_hand(view),
         trick=_trick(view, seats),
         prompt=_prompt(view, seats),
-        deal_number=deal.number if deal else None,
+        deal_number=snapshot.deal.number if snapshot.deal else None,
         last_deal=last_deal,
         last_trick=last_trick,
         my_turn=bool(view and view.my_turn and session.status == GameSession.Status.PLAYING),
@@ -105,6 +159,11 @@ def table_view_for(session: GameSession, user: User | None) -> TableView:
         can_join=waiting and signed_in and me is None and filled < len(seats),
         finished_summary=_finished(session, seats),
     )
+
+
+def table_view_for(session: GameSession, user: User | None) -> TableView:
+    snapshot = table_snapshot(session.pk)
+    return table_view(snapshot, user)
 
 
 def _panel(seat: Seat, me: int | None, view: SeatView | None, won: set[str], connected: bool) -> SeatPanel:
@@ -171,23 +230,19 @@ def _prompt(view: SeatView | None, seats: list[Seat]) -> str:
     return _("Your turn: you have no %(suit)s, play any card.") % {"suit": suit_name(detail)}
 
 
-def _last_deal(
-    session: GameSession, current: Deal | None, view: SeatView | None, seats: list[Seat]
-) -> tuple[str, list[CardView]]:
+def _last_deal(snapshot: TableSnapshot, view: SeatView | None) -> tuple[str, list[CardView]]:
     """Through the next deal's first trick: who won the last deal, and its last trick (all public now)."""
-    if current is not None and current.winner is None and view and view.tricks:
+    if snapshot.previous is None or (view and view.tricks and view.winner is None):
         return "", []
-    finished = session.deals.filter(winner__isnull=False).order_by("-number").first()
-    if finished is None:
-        return "", []
+    finished, state = snapshot.previous
+    names = [seat.name for seat in snapshot.seats]
     message = _("%(name)s took the last trick and won deal %(number)d.") % {
-        "name": seats[finished.winner].name,
+        "name": names[finished.winner],
         "number": finished.number,
     }
-    state = deal_state(finished)
     if not state.tricks:
         return message, []
-    return message, trick_view(state.seats, state.tricks[-1], [seat.name for seat in seats], mark_winner=True)
+    return message, trick_view(state.seats, state.tricks[-1], names, mark_winner=True)
 
 
 def _finished(session: GameSession, seats: list[Seat]) -> str:
@@ -206,13 +261,16 @@ def sessions_of(user: User) -> QuerySet[GameSession]:
     return GameSession.objects.filter(seats__user=user).select_related("host", "winner__user").order_by("-created")[:20]
 
 
-def computer_due(session_id: int) -> int | None:
-    """The table's sequence number if a computer player is to act now, else ``None``."""
-    session = GameSession.objects.filter(pk=session_id, status=GameSession.Status.PLAYING).first()
-    if session is None:
+def computer_view(snapshot: TableSnapshot) -> tuple[str, SeatView] | None:
+    """What the computer to act may see (and its level), or ``None`` if a person is to act."""
+    seat = snapshot.computer_to_act()
+    if seat is None:
         return None
-    deal = session.deals.order_by("-number").first()
-    to_act = deal_state(deal).to_act if deal else None
-    if to_act is None or not session.seats.filter(position=to_act).exclude(computer="").exists():
-        return None
-    return session.seq
+    scores = match_of(snapshot.session, snapshot.seats).scores
+    return seat.computer, view_for(snapshot.state, seat.position, scores)
+
+
+def overdue_tables(before: datetime) -> list[tuple[int, int, datetime]]:
+    """Tables where a computer should have acted by ``before``: (session, seq, due)."""
+    overdue = GameSession.objects.filter(status=GameSession.Status.PLAYING, due__lte=before)
+    return list(overdue.order_by("due").values_list("pk", "seq", "due")[:200])

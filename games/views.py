@@ -15,6 +15,7 @@ from . import services
 from .forms import ComputerForm, PlayForm, SeatForm, TableForm
 from .models import GameSession
 from .selectors import lobby_tables, table_view_for
+from .table_html import table_html
 
 
 @require_GET
@@ -45,9 +46,11 @@ def table(request: HttpRequest, session_id: int) -> HttpResponse:
 
 
 def _render_table(request: HttpRequest, session: GameSession, error: str = "", status: int = 200) -> HttpResponse:
-    context = {"table": table_view_for(session, request.user), "error": error}
-    template = "games/_table.html" if request.htmx else "games/table.html"
-    return render(request, template, context, status=status)
+    table = table_view_for(session, request.user)
+    html = table_html(table, error=error, request=request)
+    if request.htmx:
+        return HttpResponse(html, status=status)
+    return render(request, "games/table.html", {"table": table, "table_html": html}, status=status)
 
 
 def _act(request: HttpRequest, session_id: int, action: Callable[[], object]) -> HttpResponse:

@@ -23,7 +23,7 @@ def session_cookie(user) -> bytes:
 
 
 async def connect(session_id: int, user=None, origin: bytes = b"http://localhost") -> WebsocketCommunicator:
-    headers = [(b"origin", origin)]
+    headers = [(b"origin", origin), (b"host", b"localhost")]
     if user is not None:
         headers.append((b"cookie", await database_sync_to_async(session_cookie)(user)))
     communicator = WebsocketCommunicator(application, f"/ws/tables/{session_id}/", headers=headers)
@@ -76,6 +76,14 @@ async def next_message(communicator: WebsocketCommunicator, timeout: float = 5) 
     while True:
         frame = await communicator.receive_from(timeout=timeout)
         if frame_seq(frame) is None:
+            return frame
+
+
+async def frame_where(communicator: WebsocketCommunicator, test, timeout: float = 5) -> str:
+    """The next frame of any kind (a table view, a presence update, a message) for which ``test(frame)`` holds."""
+    while True:
+        frame = await communicator.receive_from(timeout=timeout)
+        if test(frame):
             return frame
 
 

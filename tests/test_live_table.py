@@ -14,6 +14,7 @@ from tests.live_helpers import (
     DATA_CARD,
     connect,
     drain,
+    frame_where,
     frame_seq,
     frames_until,
     hidden_at,
@@ -192,7 +193,9 @@ async def test_cross_origin_handshake_is_rejected(players):
 
 
 async def test_unknown_table_is_refused(players):
-    communicator = WebsocketCommunicator(application, "/ws/tables/999999/", headers=[(b"origin", b"http://localhost")])
+    communicator = WebsocketCommunicator(
+        application, "/ws/tables/999999/", headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")]
+    )
     connected, code = await communicator.connect()
     assert not connected
     assert code == 4404
@@ -203,12 +206,27 @@ async def test_presence_shows_who_is_connected(players):
     first = await connect(session.pk, players[0])
     await view_where(first, lambda frame: frame.count('class="presence online"') == 1)
     second = await connect(session.pk, players[1])
-    await view_where(first, lambda frame: frame.count('class="presence online"') == 2)
+    update = await frame_where(first, lambda frame: frame.count('class="presence online"') == 2)
+    assert 'id="table"' not in update  # a small presence fragment, not the whole table again
+    assert 'hx-swap-oob="true"' in update
     assert await database_sync_to_async(Connection.objects.count)() == 2
     await second.disconnect()
-    await view_where(first, lambda frame: frame.count('class="presence online"') == 1)
+    await frame_where(first, lambda frame: frame.count('class="presence online"') == 1)
     await first.disconnect()
     assert await database_sync_to_async(Connection.objects.count)() == 0
+
+
+async def test_spectators_coming_and_going_send_nothing_to_the_table(players):
+    session = await start_table(players)
+    player = await connect(session.pk, players[0])
+    await frames_until(player, session.seq)
+    await frame_where(player, lambda frame: 'hx-swap-oob="true"' in frame)  # its own arrival, told to the table
+    watchers = [await connect(session.pk) for _ in range(3)]
+    for watcher in watchers:
+        await frames_until(watcher, session.seq)
+        await watcher.disconnect()
+    assert await player.receive_nothing(timeout=0.6)
+    await player.disconnect()
 
 
 async def test_computers_move_by_themselves_and_a_session_runs_to_the_end(players):
@@ -295,9 +313,7 @@ async def test_presence_rows_of_a_dead_process_age_out(players):
 
     await process_died_long_ago()
     second = await connect(session.pk, players[2])
-    frame = await view_where(first, lambda frame: frame.count('class="presence online"') == 2)
-    assert 'data-seat="1"' in frame
-    seat_one = frame.split('data-seat="1"')[1].split("</li>")[0]
-    assert 'class="presence"' in seat_one  # offline: its only connection went quiet five minutes ago
+    frame = await frame_where(first, lambda frame: frame.count('class="presence online"') == 2)
+    assert '<span id="presence-1" class="presence"' in frame  # its only connection went quiet five minutes ago
     await first.disconnect()
     await second.disconnect()

@@ -14,6 +14,7 @@ def test_lobby_is_the_home_page(client):
 
 
 def test_asgi_routes_http_and_websockets():
-    assert set(application.application_mapping) == {"http", "websocket"}
-    websocket = application.application_mapping["websocket"]
-    assert type(websocket).__name__ == "OriginValidator"
+    router = application.application
+    assert set(router.application_mapping) == {"http", "websocket"}
+    websocket = router.application_mapping["websocket"]
+    assert type(websocket).__name__ == "SameOriginWebsockets"

@@ -42,3 +42,8 @@ def computer_player(kind: str, rng: random.Random | None = None) -> ComputerPlay
     if kind not in levels:
         raise ValueError(f"unknown computer player {kind!r}; known: {', '.join(LEVELS)}")
     return levels[kind](rng)
+
+
+def decide(kind: str, view: SeatView) -> Card:
+    """One decision with a fresh system-random source: what a worker process runs for the live site."""
+    return computer_player(kind, random.SystemRandom()).choose(view)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 import random
 import secrets
 from collections.abc import Sequence
+from dataclasses import replace
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -15,9 +19,11 @@ from games.bots import computer_player
 from games.engine import IllegalPlay, Match
 from games.engine.base import DealState
 from games.engine.views import view_for
-from games.live import announce
+from games.live import snapshots
+from games.live.broadcast import announce
 from games.models import Deal, GameSession, Play, Seat
 from games.records import deal_state, match_of, store_match
+from games.selectors import TableSnapshot
 
 from .errors import IllegalCard, NotSeated, StaleMove, TableError
 from .locks import locked_session
@@ -36,41 +42,47 @@ def card_play(
     session = locked_session(session_id)
     if session.status != GameSession.Status.PLAYING:
         raise TableError(_("This session is not in play."), code="not_playing")
-    seats = list(session.seats.select_related("user"))
+    known = _known(session)
+    seats = list(known.seats) if known else list(session.seats.select_related("user"))
     seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None:
         raise NotSeated(_("You have no seat at this table."))
     if seen_seq != session.seq:
         raise StaleMove(_("The table has moved on since you last saw it; here it is now."), seq=session.seq)
-    deal = session.deals.order_by("-number").first()
+    deal, state = (known.deal, known.state) if known else _current_deal(session)
     try:
-        _play(session, seats, deal, deal_state(deal), card, seat.position, rng)
+        _play(session, seats, deal, state, card, seat.position, rng, known)
     except IllegalPlay as error:
         raise IllegalCard(error) from None
     return session
 
 
 @transaction.atomic
-def computer_turn(*, session_id: int, seen_seq: int | None = None, rng: random.Random | None = None) -> bool:
+def computer_turn(
+    *, session_id: int, seen_seq: int | None = None, card: str | None = None, rng: random.Random | None = None
+) -> GameSession | None:
     """If a computer player is to act (and the table is still at ``seen_seq``), play its one card.
 
-    Returns whether it played. Safe to call from several processes at once: the row
-    lock and the sequence number let only one of them play each turn.
+    ``card`` is the computer's choice made outside the transaction (the live drivers decide in
+    a worker process so the row lock is held only to apply it); without it the choice is made
+    here. Returns the session if it played, else ``None``. Safe to call from several processes
+    at once: the row lock and the sequence number let only one of them play each turn.
     """
     session = locked_session(session_id)
     if session.status != GameSession.Status.PLAYING or (seen_seq is not None and seen_seq != session.seq):
-        return False
-    seats = list(session.seats.select_related("user"))
-    deal = session.deals.order_by("-number").first()
-    state = deal_state(deal)
+        return None
+    known = _known(session)
+    seats = list(known.seats) if known else list(session.seats.select_related("user"))
+    deal, state = (known.deal, known.state) if known else _current_deal(session)
     seat = seats[state.to_act]
     if not seat.computer:
-        return False
+        return None
     rng = rng or secrets.SystemRandom()
-    view = view_for(state, seat.position, match_of(session, seats).scores)
-    card = computer_player(seat.computer, rng).choose(view)
-    _play(session, seats, deal, state, card, seat.position, rng)
-    return True
+    if card is None or card not in state.legal_cards():
+        view = view_for(state, seat.position, match_of(session, seats).scores)
+        card = computer_player(seat.computer, rng).choose(view)
+    _play(session, seats, deal, state, card, seat.position, rng, known)
+    return session
 
 
 def computers_play_all(*, session_id: int, rng: random.Random | None = None) -> int:
@@ -81,9 +93,9 @@ def computers_play_all(*, session_id: int, rng: random.Random | None = None) -> 
     return played
 
 
-def deal_next(session: GameSession, match: Match, *, number: int, rng: random.Random) -> Deal:
+def deal_next(session: GameSession, match: Match, *, number: int, rng: random.Random) -> tuple[Deal, DealState]:
     state = match.deal(rng)
-    return Deal.objects.create(
+    deal = Deal.objects.create(
         session=session,
         number=number,
         dealer=state.dealer,
@@ -91,6 +103,25 @@ def deal_next(session: GameSession, match: Match, *, number: int, rng: random.Ra
         trump=state.trump or "",
         options=state.options.as_record(state.trump),
     )
+    return deal, state
+
+
+def computer_due(seats: Sequence[Seat], state: DealState | None) -> datetime | None:
+    """When a computer must act next (after the pause that lets people follow), or ``None`` if a person must."""
+    if state is None or state.to_act is None or not seats[state.to_act].computer:
+        return None
+    return timezone.now() + timedelta(seconds=settings.COMPUTER_PAUSE_SECONDS)
+
+
+def _known(session: GameSession) -> TableSnapshot | None:
+    """This process's snapshot of the table if it is at the locked row's very ``seq``: no need to read it again."""
+    known = snapshots.peek(session.pk)
+    return known if known is not None and known.seq == session.seq and known.state is not None else None
+
+
+def _current_deal(session: GameSession) -> tuple[Deal, DealState]:
+    deal = session.deals.order_by("-number").first()
+    return deal, deal_state(deal)
 
 
 def _play(
@@ -101,19 +132,31 @@ def _play(
     card: str,
     position: int,
     rng: random.Random | None,
+    known: TableSnapshot | None,
 ) -> None:
     """Apply one card, record it, settle the deal if it was the last, and tell the table."""
     after = state.play(card, seat=position)
-    Play.objects.create(deal=deal, seq=len(state.plays) + 1, seat=position, card=card)
+    Play.objects.create(deal_id=deal.pk, seq=len(state.plays) + 1, seat=position, card=card)
     session.seq += 1
     if after.is_over:
-        _settle(session, seats, deal, after, rng or secrets.SystemRandom())
+        # Settling writes to the seat and deal rows: work on fresh copies, never on a shared snapshot's.
+        seats = list(session.seats.select_related("user"))
+        next_state = _settle(session, seats, Deal.objects.get(pk=deal.pk), after, rng or secrets.SystemRandom())
+        known = None
+    else:
+        next_state = after
+    session.due = computer_due(seats, next_state) if session.status == GameSession.Status.PLAYING else None
     session.save()
+    if known is not None:
+        moved_on = replace(known, session=copy.copy(session), state=after)
+        transaction.on_commit(lambda: snapshots.keep(moved_on))
     announce(session.pk, session.seq)
 
 
-def _settle(session: GameSession, seats: Sequence[Seat], deal: Deal, state: DealState, rng: random.Random) -> None:
-    """Record the deal's winner and update the match; deal again unless the session is over."""
+def _settle(
+    session: GameSession, seats: Sequence[Seat], deal: Deal, state: DealState, rng: random.Random
+) -> DealState | None:
+    """Record the deal's winner and update the match; deal again unless the session is over (the next deal)."""
     deal.winner = state.winner
     deal.finished = timezone.now()
     deal.save(update_fields=["winner", "finished"])
@@ -124,5 +167,6 @@ def _settle(session: GameSession, seats: Sequence[Seat], deal: Deal, state: Deal
         session.finished = timezone.now()
         session.winner = seats[match.winners[0]] if len(match.winners) == 1 else None
         standings_record(session, seats)
-    else:
-        deal_next(session, match, number=deal.number + 1, rng=rng)
+        return None
+    _, next_state = deal_next(session, match, number=deal.number + 1, rng=rng)
+    return next_state

@@ -12,13 +12,13 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games.bots import LEVELS
 from games.engine import InvalidDeal, get_game
-from games.live import announce
+from games.live.broadcast import announce
 from games.models import GameSession, Seat
 from games.records import store_match
 
 from .errors import NotSeated, TableError
 from .locks import locked_session
-from .play import deal_next
+from .play import computer_due, deal_next
 
 MIN_SEATS, MAX_SEATS = 3, 10
 
@@ -121,7 +121,8 @@ def session_start(*, session_id: int, user: User, rng: secrets.SystemRandom | No
     session.with_computers = any(seat.computer for seat in taken)
     session.status = GameSession.Status.PLAYING
     session.started = timezone.now()
-    deal_next(session, match, number=1, rng=rng)
+    state = deal_next(session, match, number=1, rng=rng)[1]
+    session.due = computer_due(taken, state)
     return _changed(session)
 
 
@@ -137,6 +138,7 @@ def session_abandon(*, session_id: int, user: User | None = None) -> GameSession
             raise TableError(_("A session in play cannot be closed by the host."), code="not_waiting")
     session.status = GameSession.Status.ABANDONED
     session.finished = timezone.now()
+    session.due = None
     return _changed(session)
 
 

@@ -1,5 +1,36 @@
-// Keep the page title in step with the live table ("Your turn · ..."), whichever way it was updated.
-document.addEventListener("htmx:load", function (event) {
-  var table = document.getElementById("table");
-  if (table && table.dataset.title) document.title = table.dataset.title;
-});
+// The live table: the title follows the table, and while the websocket is down the page
+// polls and plays cards over plain HTTP instead (the server answers both the same way).
+(function () {
+  var live = false;
+
+  document.addEventListener("htmx:load", function () {
+    var table = document.getElementById("table");
+    if (table && table.dataset.title) document.title = table.dataset.title;
+  });
+
+  document.addEventListener("htmx:wsOpen", function () { live = true; });
+  document.addEventListener("htmx:wsClose", function () { live = false; });
+  document.addEventListener("htmx:wsError", function () { live = false; });
+
+  // The table polls every few seconds as a fallback; with a live socket the pushes are enough.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var source = event.detail.elt;
+    if (live && source && source.id === "table" && event.detail.requestConfig.verb === "get") {
+      event.preventDefault();
+    }
+  });
+
+  // A card chosen while the socket is down goes as a POST right away, not queued for later.
+  document.addEventListener("htmx:wsConfigSend", function (event) {
+    if (live) return;
+    event.preventDefault();
+    var form = event.detail.triggeringEvent && event.detail.triggeringEvent.target;
+    var submitter = event.detail.triggeringEvent && event.detail.triggeringEvent.submitter;
+    if (event.detail.triggeringEvent) event.detail.triggeringEvent.preventDefault();
+    if (!form || !form.action) return;
+    var values = {};
+    new FormData(form).forEach(function (value, key) { values[key] = value; });
+    if (submitter && submitter.name) values[submitter.name] = submitter.value;
+    htmx.ajax("POST", form.action, { target: "#table", swap: "outerHTML", values: values });
+  });
+})();

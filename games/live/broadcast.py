@@ -1,0 +1,49 @@
+"""Telling every connection to a table that it changed; each consumer then renders its own view.
+
+Group messages carry no cards: only "table X is now at seq N" and who is online. A failed
+broadcast (Redis unreachable) is logged, never raised: the change is already committed, and
+pages fall back to polling until the channel layer is back.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+log = logging.getLogger(__name__)
+
+
+def table_group(session_id: int) -> str:
+    return f"table-{session_id}"
+
+
+def announce(session_id: int, seq: int) -> None:
+    """Once the transaction commits, broadcast "table ``session_id`` is now at ``seq``"."""
+    transaction.on_commit(lambda: send_sync(session_id, {"type": "table.changed", "seq": seq}))
+
+
+def send_sync(session_id: int, message: dict) -> bool:
+    layer = get_channel_layer()
+    if layer is None:
+        return False
+    try:
+        async_to_sync(layer.group_send)(table_group(session_id), message)
+    except Exception as error:  # the channel layer is down: the change stands, the pages poll
+        log.warning("could not tell table %s about %s: %r", session_id, message["type"], error)
+        return False
+    return True
+
+
+async def send(session_id: int, message: dict) -> bool:
+    layer = get_channel_layer()
+    if layer is None:
+        return False
+    try:
+        await layer.group_send(table_group(session_id), message)
+    except Exception as error:
+        log.warning("could not tell table %s about %s: %r", session_id, message["type"], error)
+        return False
+    return True

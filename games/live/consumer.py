@@ -1,0 +1,196 @@
+"""The live table: one websocket consumer per connection, thin like the views.
+
+Frames in: ``{"action": "play", "card": "QH", "seq": N}`` (plus what htmx adds).
+Frames out: HTML fragments that htmx swaps by id (this user's table, the seats' presence
+markers, or a message for this connection only). Group messages carry only "table X is at
+seq N" and who is online; each consumer renders its own user's view from the snapshot its
+process keeps, so a change costs one read per process and one small render per socket.
+
+Whatever happens — bad input, a crash, Redis going away — the connection leaves its group
+and its presence row behind it, and the player gets a message rather than a dead socket.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+from datetime import timedelta
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import services
+from games.engine.cards import INDEX
+from games.models import PRESENCE_TIMEOUT, Connection, GameSession
+from games.selectors import table_view
+from games.table_html import message_html, presence_html, table_html
+
+from . import drivers, presence, snapshots
+from .broadcast import table_group
+from .threads import db
+
+log = logging.getLogger(__name__)
+NOT_FOUND = 4404
+TOO_MANY = 4429
+MAX_FRAME = 2048  # a move is under 200 characters; anything much longer is not one
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    session_id: int
+    joined = False
+    left = False
+    sent_seq = -1
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        except Exception as error:  # the channel layer went away, or a handler broke
+            log.warning("table socket %s ended: %r", scope.get("path"), error)
+            with contextlib.suppress(Exception):  # the page reconnects when it can, and polls meanwhile
+                await self.close(code=1011)
+        finally:
+            await self._leave()
+
+    async def connect(self) -> None:
+        self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
+        self.user = self.scope["user"]
+        client = self.scope.get("client") or [None]
+        verdict = await db(self._open)(client[0])
+        if verdict == "missing":
+            await self.close(code=NOT_FOUND)
+            return
+        if verdict == "too_many":
+            await self.accept()
+            await self.send(text_data=message_html(_too_many()))
+            await self.close(code=TOO_MANY)
+            return
+        self.joined = True
+        presence.watch(self.channel_name)
+        await self.channel_layer.group_add(table_group(self.session_id), self.channel_name)
+        await self.accept()
+        snapshot = await self._send_view(0)
+        if self.user.is_authenticated:
+            presence.changed(self.session_id)
+        if snapshot is not None and snapshot.computer_to_act() is not None:
+            drivers.schedule(self.session_id, snapshot.seq, snapshot.session.due or timezone.now())
+
+    async def disconnect(self, code: int) -> None:
+        await self._leave()
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            await self._receive(text_data)
+        except Exception:
+            log.exception("table %s: handling a frame failed", self.session_id)
+            await self._refuse(_("Something went wrong on our side; here is the table as it is now."))
+            await self._send_view(0, force=True)
+
+    async def _receive(self, text_data: str | None) -> None:
+        if text_data is None or len(text_data) > MAX_FRAME:
+            await self._refuse(_("That message was not understood; nothing changed."))
+            return
+        try:
+            message = json.loads(text_data)
+        except (ValueError, RecursionError):
+            await self._refuse(_("That message was not understood; nothing changed."))
+            return
+        if not isinstance(message, dict) or message.get("action") != "play":
+            await self._refuse(_("Unknown action; nothing changed."))
+            return
+        card, seq = message.get("card"), _whole_number(message.get("seq"))
+        if not isinstance(card, str) or card not in INDEX or seq is None:
+            await self._refuse(_("That move was not understood; nothing changed."))
+            return
+        if not self.user.is_authenticated:
+            await self._refuse(_("Log in and take a seat to play."))
+            return
+        try:
+            session = await db(services.card_play)(session_id=self.session_id, user=self.user, card=card, seen_seq=seq)
+        except services.StaleMove as stale:
+            await self._refuse(stale.message)
+            await self._send_view(stale.seq, force=True)
+            return
+        except services.TableError as refused:
+            await self._refuse(refused.message)
+            return
+        drivers.schedule(self.session_id, session.seq, session.due)
+        await self._send_view(session.seq)  # the mover need not wait for the broadcast
+
+    async def table_changed(self, event: dict) -> None:
+        seq = event.get("seq")
+        if isinstance(seq, int) and seq > self.sent_seq:
+            await self._send_view(seq)
+
+    async def table_presence(self, event: dict) -> None:
+        online = frozenset(event.get("online") or ())
+        snapshots.set_online(self.session_id, online)
+        snapshot = snapshots.peek(self.session_id)
+        if snapshot is not None and self.sent_seq >= 0:
+            await self.send(text_data=presence_html(table_view(snapshot, self.user, online)))
+
+    async def _send_view(self, seq: int, *, force: bool = False):
+        """Send this user's table at ``seq`` or later, unless this socket has already shown that much."""
+        snapshot = await snapshots.at_least(self.session_id, seq)
+        if snapshot is None or (snapshot.seq <= self.sent_seq and not force):
+            return snapshot
+        table = table_view(snapshot, self.user, snapshots.online(self.session_id))
+        self.sent_seq = max(self.sent_seq, snapshot.seq)
+        await self.send(text_data=table_html(table) + message_html(""))
+        return snapshot
+
+    async def _refuse(self, text: str) -> None:
+        await self.send(text_data=message_html(text))
+
+    async def _leave(self) -> None:
+        """Every way out ends here, once: out of the group, presence row gone, others told."""
+        if not self.joined or self.left:
+            return
+        self.left = True
+        presence.unwatch(self.channel_name)
+        try:
+            await self.channel_layer.group_discard(table_group(self.session_id), self.channel_name)
+        except Exception as error:  # Redis is away; its group entry expires on its own
+            log.warning("table %s: could not leave the group: %r", self.session_id, error)
+        try:
+            await db(Connection.objects.filter(channel_name=self.channel_name).delete)()
+        except Exception as error:  # the row stops counting once it is not seen for a while
+            log.warning("table %s: could not remove presence: %r", self.session_id, error)
+        if self.user.is_authenticated:
+            presence.changed(self.session_id)
+
+    def _open(self, ip: str | None) -> str:
+        """Check the table exists and the limits allow another socket; record the connection."""
+        if not GameSession.objects.filter(pk=self.session_id).exists():
+            return "missing"
+        alive = Connection.objects.filter(seen__gte=timezone.now() - timedelta(seconds=PRESENCE_TIMEOUT))
+        user = self.user if self.user.is_authenticated else None
+        if user is not None:
+            if alive.filter(user=user).count() >= settings.FEMKORT_SOCKETS_PER_USER:
+                return "too_many"
+        elif ip is not None:
+            from_ip = alive.filter(user=None, ip=ip)
+            if (
+                from_ip.count() >= settings.FEMKORT_ANONYMOUS_SOCKETS_PER_IP
+                or from_ip.filter(session_id=self.session_id).count() >= settings.FEMKORT_ANONYMOUS_SOCKETS_PER_TABLE
+            ):
+                return "too_many"
+        Connection.objects.create(session_id=self.session_id, user=user, ip=ip, channel_name=self.channel_name)
+        return "ok"
+
+
+def _too_many() -> str:
+    return _("You have too many live connections open; close some tabs. This page still updates every few seconds.")
+
+
+def _whole_number(value: object) -> int | None:
+    """A sequence number: a non-negative int, or up to nine ASCII digits (htmx sends form values as text)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if 0 <= value < 10**9 else None
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 9:
+        return int(value)
+    return None

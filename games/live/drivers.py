@@ -1,0 +1,105 @@
+"""Computer players act on their own, server-side, after a pause so people can follow.
+
+The database says when a computer must act (``GameSession.due``). The process that made
+the move before schedules the turn at once, without a query; a sweep in every process
+plays turns that are overdue (the process that should have played them died, Redis was
+down, or the table was left over a restart). Decisions run in a worker process, so one
+table's strong player never holds up the others; the row lock and the sequence number
+make sure no turn is ever played twice, whichever process gets there first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+from games import services
+from games.bots import decide
+from games.engine.views import SeatView
+from games.selectors import computer_view, overdue_tables
+
+from . import snapshots
+from .threads import db
+
+log = logging.getLogger(__name__)
+OVERDUE_GRACE = timedelta(seconds=2)
+_turns: dict[int, tuple[int, asyncio.Task]] = {}
+_sweeper: asyncio.Task | None = None
+_workers: ProcessPoolExecutor | None = None
+
+
+def schedule(session_id: int, seq: int, due: datetime | None) -> None:
+    """Have this process play the computer's turn at ``session_id`` when it is due (if still at ``seq``)."""
+    if due is None:
+        return
+    loop = asyncio.get_running_loop()
+    pending = _turns.get(session_id)
+    if pending is not None and pending[0] >= seq and not pending[1].done() and pending[1].get_loop() is loop:
+        return
+    delay = max(0.0, (due - timezone.now()).total_seconds())
+    _turns[session_id] = (seq, loop.create_task(_turn(session_id, seq, delay)))
+
+
+def ensure_started() -> None:
+    """Start this process's sweep for overdue turns (once per event loop)."""
+    global _sweeper
+    if settings.FEMKORT_SWEEP_SECONDS <= 0:
+        return
+    loop = asyncio.get_running_loop()
+    if _sweeper is None or _sweeper.done() or _sweeper.get_loop() is not loop:
+        _sweeper = loop.create_task(_sweep(settings.FEMKORT_SWEEP_SECONDS))
+
+
+async def _turn(session_id: int, seq: int, delay: float) -> None:
+    try:
+        await asyncio.sleep(delay)
+        snapshot = await snapshots.at_least(session_id, seq)
+        if snapshot is None or snapshot.seq != seq:
+            return  # someone else played it, or the table moved on
+        decision = computer_view(snapshot)
+        if decision is None:
+            return
+        card = await choose(*decision)
+        session = await db(services.computer_turn)(session_id=session_id, seen_seq=seq, card=card)
+        if session is not None:
+            schedule(session_id, session.seq, session.due)
+    except Exception:
+        log.exception("computer turn at table %s (seq %s) failed", session_id, seq)
+    finally:
+        pending = _turns.get(session_id)
+        if pending is not None and pending[1] is asyncio.current_task():
+            del _turns[session_id]
+
+
+async def _sweep(every: float) -> None:
+    while True:
+        await asyncio.sleep(every)
+        try:
+            for session_id, seq, due in await db(overdue_tables)(timezone.now() - OVERDUE_GRACE):
+                schedule(session_id, seq, due)
+        except Exception as error:  # the database is away: try again at the next sweep
+            log.warning("sweep for overdue computer turns failed: %r", error)
+
+
+async def choose(kind: str, view: SeatView) -> str:
+    """The computer's card, decided in a worker process (or a thread if there are no workers)."""
+    global _workers
+    loop = asyncio.get_running_loop()
+    if settings.FEMKORT_COMPUTER_WORKERS <= 0:
+        return await loop.run_in_executor(None, decide, kind, view)
+    if _workers is None:
+        context = multiprocessing.get_context("spawn")  # never fork a process with threads and sockets
+        _workers = ProcessPoolExecutor(max_workers=settings.FEMKORT_COMPUTER_WORKERS, mp_context=context)
+    try:
+        return await loop.run_in_executor(_workers, decide, kind, view)
+    except BrokenProcessPool:
+        log.warning("computer worker process died; starting another")
+        _workers = None
+        return await loop.run_in_executor(None, decide, kind, view)

@@ -1,0 +1,80 @@
+"""The table as HTML for one viewer, sharing with other viewers everything that is the same for them.
+
+A table is three pieces: the seats, tricks and results (the same for everyone at a sequence
+number once the session runs), the hand with its prompt (one per seat), and a thin wrapper
+saying whose page it is. Shared pieces are rendered once per table, sequence number,
+language and presence, in each process, however many sockets show them.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+
+from .models import GameSession
+from .selectors import TableView
+
+KEEP_PIECES = 4000
+_lock = threading.Lock()
+_pieces: OrderedDict[Hashable, str] = OrderedDict()
+
+
+def table_html(table: TableView, *, error: str = "", request=None) -> str:
+    """The ``#table`` element as ``table``'s viewer sees it (``request`` adds CSRF tokens to the forms)."""
+    context = {"table": table, "error": error}
+    if request is not None:  # forms carry this visitor's CSRF token: nothing to share
+        body = render_to_string("games/_table_body.html", context, request)
+        hand = render_to_string("games/_hand.html", context, request)
+    else:
+        body = _shared(("body", *_key(table), _body_variant(table)), "games/_table_body.html", context)
+        hand = _shared(("hand", *_key(table), table.my_seat), "games/_hand.html", context)
+    return render_to_string("games/_table.html", context | {"body": mark_safe(body), "hand": mark_safe(hand)})
+
+
+def presence_html(table: TableView) -> str:
+    """Only the seats' online markers, swapped in place (``hx-swap-oob``) when someone comes or goes."""
+    return _shared(
+        ("presence", *_key(table)),
+        None,
+        {},
+        lambda: "".join(
+            render_to_string("games/_presence.html", {"seat": seat, "oob": True})
+            for seat in table.seats
+            if not seat.computer and not seat.empty
+        ),
+    )
+
+
+def message_html(message: str) -> str:
+    return render_to_string("games/_message.html", {"message": message})
+
+
+def _key(table: TableView) -> tuple:
+    online = frozenset(seat.position for seat in table.seats if seat.connected)
+    return (table.session.pk, table.session.seq, get_language(), online)
+
+
+def _body_variant(table: TableView) -> tuple:
+    """Who is looking changes the seats' buttons only while the table waits for players."""
+    if table.session.status != GameSession.Status.WAITING:
+        return ()
+    return (table.my_seat, table.is_host, table.signed_in, table.can_join)
+
+
+def _shared(key: Hashable, template: str | None, context: dict, render: Callable[[], str] | None = None) -> str:
+    with _lock:
+        html = _pieces.get(key)
+        if html is not None:
+            _pieces.move_to_end(key)
+            return html
+    html = render() if render else render_to_string(template, context)
+    with _lock:
+        _pieces[key] = html
+        while len(_pieces) > KEEP_PIECES:
+            _pieces.popitem(last=False)
+    return html
