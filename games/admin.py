@@ -45,9 +45,14 @@ class GameSessionAdmin(admin.ModelAdmin):
     search_fields = ("id", "host__username", "seats__user__username")
     date_hierarchy = "created"
     raw_id_fields = ("host", "winner")
-    readonly_fields = ("seq", "created", "started", "finished")
+    readonly_fields = ("seq", "due", "created", "started", "finished")
     inlines = [SeatInline, DealInline]
     actions = ["abandon"]
+
+    def save_related(self, request, form, formsets, change) -> None:
+        super().save_related(request, form, formsets, change)
+        if change:  # every change moves the sequence number, so no page or process keeps an old view
+            services.session_touch(session_id=form.instance.pk)
 
     @admin.action(description=_("Abandon the selected sessions"))
     def abandon(self, request, queryset) -> None:
@@ -67,6 +72,10 @@ class SeatAdmin(admin.ModelAdmin):
     list_filter = ("computer",)
     search_fields = ("user__username", "session__id")
     raw_id_fields = ("session", "user")
+
+    def save_model(self, request, obj, form, change) -> None:
+        super().save_model(request, obj, form, change)
+        services.session_touch(session_id=obj.session_id)
 
 
 @admin.register(Deal)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -122,3 +124,49 @@ def _wait_until_up(process: subprocess.Popen, base: str, log) -> None:
             time.sleep(0.1)
     process.kill()
     raise RuntimeError(f"daphne at {base} did not start")
+
+
+class TcpProxy:
+    """A loopback forwarder to a real service: ``stop()`` is an outage (the listener and every
+    connection closed at once), ``start()`` the service coming back on the same address.
+    """
+
+    def __init__(self, target: tuple[str, int]):
+        self.target = target
+        self.port = free_port()
+        self.listener: socket.socket | None = None
+        self.links: list[socket.socket] = []
+
+    def start(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", self.port), reuse_port=False)
+        threading.Thread(target=self._accept, args=(self.listener,), daemon=True).start()
+
+    def stop(self) -> None:
+        if self.listener is not None:
+            self.listener.close()
+            self.listener = None
+        for link in self.links:
+            with contextlib.suppress(OSError):
+                link.shutdown(socket.SHUT_RDWR)
+            link.close()
+        self.links.clear()
+
+    def _accept(self, listener: socket.socket) -> None:
+        while True:
+            try:
+                near, _ = listener.accept()
+                far = socket.create_connection(self.target, timeout=5)
+            except OSError:
+                return
+            far.settimeout(None)
+            self.links += [near, far]
+            for source, sink in ((near, far), (far, near)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def _pump(source: socket.socket, sink: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                sink.sendall(data)
+        with contextlib.suppress(OSError):
+            sink.shutdown(socket.SHUT_WR)

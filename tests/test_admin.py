@@ -57,3 +57,16 @@ def test_abandon_action(admin_client, session):
     )
     session.refresh_from_db()
     assert session.status == GameSession.Status.ABANDONED
+
+
+def test_an_admin_edit_of_a_seat_moves_the_table_on(admin_client, session):
+    """Views and process snapshots are keyed by seq: an edit must move it, or a table could show old wins."""
+    seat = Seat.objects.get(session=session, position=1)
+    response = admin_client.post(
+        reverse("admin:games_seat_change", args=[seat.pk]),
+        {"session": session.pk, "position": 1, "user": "", "computer": seat.computer, "wins": 2, "chips": ""},
+    )
+    assert response.status_code == 302, response.text
+    before = session.seq
+    session.refresh_from_db()
+    assert session.seq == before + 1

@@ -12,7 +12,6 @@ and its presence row behind it, and the player gets a message rather than a dead
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 from datetime import timedelta
@@ -49,8 +48,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await super().__call__(scope, receive, send)
         except Exception as error:  # the channel layer went away, or a handler broke
             log.warning("table socket %s ended: %r", scope.get("path"), error)
-            with contextlib.suppress(Exception):  # the page reconnects when it can, and polls meanwhile
-                await self.close(code=1011)
+            raise  # daphne closes it with 1011: the page polls, and reconnects with a growing pause
         finally:
             await self._leave()
 
@@ -69,7 +67,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.joined = True
         presence.watch(self.channel_name)
-        await self.channel_layer.group_add(table_group(self.session_id), self.channel_name)
+        try:
+            await self.channel_layer.group_add(table_group(self.session_id), self.channel_name)
+        except Exception as error:  # Redis is away: refuse; the page polls and tries again later
+            log.warning("table %s: no live updates while the channel layer is down: %r", self.session_id, error)
+            await self.close()
+            return
         await self.accept()
         snapshot = await self._send_view(0)
         if self.user.is_authenticated:
@@ -170,7 +173,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if user is not None:
             if alive.filter(user=user).count() >= settings.FEMKORT_SOCKETS_PER_USER:
                 return "too_many"
-        elif ip is not None:
+        else:
             from_ip = alive.filter(user=None, ip=ip)
             if (
                 from_ip.count() >= settings.FEMKORT_ANONYMOUS_SOCKETS_PER_IP

@@ -10,6 +10,7 @@ from .tables import (
     seat_take,
     session_abandon,
     session_start,
+    session_touch,
     table_create,
 )
 
@@ -27,6 +28,7 @@ __all__ = [
     "seat_take",
     "session_abandon",
     "session_start",
+    "session_touch",
     "standings_rebuild",
     "table_create",
 ]

@@ -142,6 +142,12 @@ def session_abandon(*, session_id: int, user: User | None = None) -> GameSession
     return _changed(session)
 
 
+@transaction.atomic
+def session_touch(*, session_id: int) -> GameSession:
+    """An admin edited the session or its seats: a change like any other, so every view refreshes."""
+    return _changed(locked_session(session_id))
+
+
 def _waiting(session_id: int) -> GameSession:
     session = locked_session(session_id)
     if session.status != GameSession.Status.WAITING:
