@@ -65,4 +65,5 @@ def redis_host(url: str) -> dict[str, Any]:
         "socket_connect_timeout": 2,
         "socket_keepalive": True,
         "health_check_interval": 30,
+        "max_connections": 1000,  # past this redis-py refuses commands; 100 ran out when many sockets closed at once
     }

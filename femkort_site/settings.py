@@ -79,7 +79,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CHANNEL_LAYERS = {
-    "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [redis_host(REDIS_URL)]}}
+    # A process's sockets share one Redis queue; at the default capacity of 100, bursts dropped messages.
+    "default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": [redis_host(REDIS_URL)], "capacity": 10_000},
+    }
     if REDIS_URL
     else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
 }

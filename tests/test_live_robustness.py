@@ -12,10 +12,11 @@ from django.utils import timezone
 
 from femkort_site.asgi import application
 from games import services
-from games.live import drivers
+from games.live import broadcast, drivers, sockets
 from games.live.consumer import TableConsumer
 from games.models import Connection, GameSession, Play
-from tests.live_helpers import connect, frames_until, next_message, table_now
+from games.services import play as play_service
+from tests.live_helpers import connect, frame_seq, frames_until, next_message, table_now
 from tests.test_live_table import start_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -204,3 +205,21 @@ async def test_an_overdue_computer_turn_is_played_by_the_sweep_with_nobody_conne
         await asyncio.sleep(0.05)
     assert state.to_act == 0
     assert now.due is None  # a person is to act: nothing is due
+
+
+async def test_a_lost_broadcast_is_made_good_by_the_resync(players, monkeypatch):
+    """Broadcasts are hints (a channel over capacity drops them): the process's resync catches up."""
+    monkeypatch.setattr(sockets, "RESYNC_SECONDS", 0.2)
+    monkeypatch.setattr(broadcast, "announce", lambda session_id, seq: None)  # every broadcast lost
+    monkeypatch.setattr(play_service, "announce", lambda session_id, seq: None)
+    session = await start_table(players)
+    watcher = await connect(session.pk)
+    await frames_until(watcher, session.seq)
+    _, state = await table_now(session.pk)
+    user = await database_sync_to_async(lambda: session.seats.get(position=state.to_act).user)()
+    await database_sync_to_async(services.card_play)(
+        session_id=session.pk, user=user, card=state.legal_cards()[0], seen_seq=session.seq
+    )
+    frames = await frames_until(watcher, session.seq + 1, timeout=3)
+    assert frame_seq(frames[-1]) == session.seq + 1
+    await watcher.disconnect()

@@ -12,11 +12,16 @@ and its presence row behind it, and the player gets a message rather than a dead
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
 import logging
 from datetime import timedelta
 
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
+from channels.utils import await_many_dispatch
 from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -27,7 +32,7 @@ from games.models import PRESENCE_TIMEOUT, Connection, GameSession
 from games.selectors import table_view
 from games.table_html import message_html, presence_html, table_html
 
-from . import drivers, presence, snapshots
+from . import drivers, snapshots, sockets
 from .broadcast import table_group
 from .threads import db
 
@@ -44,8 +49,17 @@ class TableConsumer(AsyncWebsocketConsumer):
     sent_seq = -1
 
     async def __call__(self, scope, receive, send) -> None:
+        """Channels' consumer loop, with a third source: nudges from this process's resync."""
+        self.scope = scope
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        self.channel_name = await self.channel_layer.new_channel()
+        self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
+        self.base_send = send
+        self.nudges: asyncio.Queue = asyncio.Queue()
         try:
-            await super().__call__(scope, receive, send)
+            await await_many_dispatch([receive, self.channel_receive, self.nudges.get], self.dispatch)
+        except StopConsumer:
+            pass
         except Exception as error:  # the channel layer went away, or a handler broke
             log.warning("table socket %s ended: %r", scope.get("path"), error)
             raise  # daphne closes it with 1011: the page polls, and reconnects with a growing pause
@@ -66,7 +80,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=TOO_MANY)
             return
         self.joined = True
-        presence.watch(self.channel_name)
+        sockets.watch(self)
         try:
             await self.channel_layer.group_add(table_group(self.session_id), self.channel_name)
         except Exception as error:  # Redis is away: refuse; the page polls and tries again later
@@ -76,7 +90,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.accept()
         snapshot = await self._send_view(0)
         if self.user.is_authenticated:
-            presence.changed(self.session_id)
+            sockets.changed(self.session_id)
         if snapshot is not None and snapshot.computer_to_act() is not None:
             drivers.schedule(self.session_id, snapshot.seq, snapshot.session.due or timezone.now())
 
@@ -152,7 +166,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not self.joined or self.left:
             return
         self.left = True
-        presence.unwatch(self.channel_name)
+        sockets.unwatch(self)
         try:
             await self.channel_layer.group_discard(table_group(self.session_id), self.channel_name)
         except Exception as error:  # Redis is away; its group entry expires on its own
@@ -162,7 +176,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         except Exception as error:  # the row stops counting once it is not seen for a while
             log.warning("table %s: could not remove presence: %r", self.session_id, error)
         if self.user.is_authenticated:
-            presence.changed(self.session_id)
+            sockets.changed(self.session_id)
 
     def _open(self, ip: str | None) -> str:
         """Check the table exists and the limits allow another socket; record the connection."""

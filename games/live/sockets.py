@@ -1,0 +1,104 @@
+"""This process's table sockets: presence kept fresh and told in bursts, and nobody left behind.
+
+Presence rows live in the database (so every process agrees); one task per process refreshes
+the rows of all its sockets every ``PRESENCE_BEAT`` seconds (rows of a process that died stop
+counting after ``PRESENCE_TIMEOUT``). People coming and going are told to the table once per
+burst, as a small presence fragment, not as a re-rendered table for every socket.
+
+Broadcasts are hints that can be lost (a channel over capacity, a Redis blip); every
+``RESYNC_SECONDS`` one query per process compares the tables' sequence numbers with what its
+sockets have shown, and nudges the ones that fell behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterable
+from datetime import timedelta
+from typing import Protocol
+
+from django.utils import timezone
+
+from games.models import PRESENCE_BEAT, PRESENCE_TIMEOUT, Connection, GameSession
+
+from . import snapshots
+from .broadcast import send
+from .threads import db
+
+log = logging.getLogger(__name__)
+COALESCE_SECONDS = 0.25
+RESYNC_SECONDS = 5
+
+
+class TableSocket(Protocol):
+    session_id: int
+    channel_name: str
+    sent_seq: int
+    nudges: asyncio.Queue
+
+
+_sockets: dict[int, set[TableSocket]] = {}
+_keeper: asyncio.Task | None = None
+_pending: dict[int, asyncio.Task] = {}
+
+
+def watch(socket: TableSocket) -> None:
+    global _keeper
+    _sockets.setdefault(socket.session_id, set()).add(socket)
+    loop = asyncio.get_running_loop()
+    if _keeper is None or _keeper.done() or _keeper.get_loop() is not loop:
+        _keeper = loop.create_task(_keep())
+
+
+def unwatch(socket: TableSocket) -> None:
+    at_table = _sockets.get(socket.session_id)
+    if at_table is not None:
+        at_table.discard(socket)
+        if not at_table:
+            del _sockets[socket.session_id]
+
+
+def changed(session_id: int) -> None:
+    """Someone came or went: tell the table who is online, once for a burst of such changes."""
+    loop = asyncio.get_running_loop()
+    pending = _pending.get(session_id)
+    if pending is None or pending.done() or pending.get_loop() is not loop:
+        _pending[session_id] = loop.create_task(_tell(session_id))
+
+
+async def _tell(session_id: int) -> None:
+    await asyncio.sleep(COALESCE_SECONDS)
+    _pending.pop(session_id, None)  # a change from now on needs another message
+    try:
+        online = await snapshots.refresh_online(session_id)
+    except Exception as error:
+        log.warning("table %s: could not read presence: %r", session_id, error)
+        return
+    await send(session_id, {"type": "table.presence", "online": sorted(online)})
+
+
+async def _keep() -> None:
+    beats = 0
+    while _sockets:
+        await asyncio.sleep(RESYNC_SECONDS)
+        try:
+            tables = list(_sockets)
+            beats += 1
+            beat = beats % (PRESENCE_BEAT // RESYNC_SECONDS) == 0
+            channels = [s.channel_name for t in tables for s in _sockets.get(t, ())] if beat else []
+            for session_id, seq in await db(_check)(tables, channels):
+                for socket in _sockets.get(session_id, ()):
+                    if socket.sent_seq < seq:
+                        socket.nudges.put_nowait({"type": "table.changed", "seq": seq})
+        except Exception as error:  # the database is away; try again next time
+            log.warning("keeping this process's table sockets failed: %r", error)
+
+
+def _check(tables: Iterable[int], channel_names: list[str]) -> list[tuple[int, int]]:
+    """Each table's sequence number; on a heartbeat, also refresh and prune presence rows."""
+    if channel_names:
+        now = timezone.now()
+        Connection.objects.filter(channel_name__in=channel_names).update(seen=now)
+        Connection.objects.filter(seen__lt=now - timedelta(seconds=10 * PRESENCE_TIMEOUT)).delete()
+    return list(GameSession.objects.filter(pk__in=list(tables)).values_list("pk", "seq"))
