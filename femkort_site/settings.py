@@ -135,3 +135,8 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = True
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+
+# --- Hardening: bad URLs ---------------------------------------------------------------------
+# A NUL (or other control character) in a path would otherwise reach a query: PostgreSQL answers 500.
+MIDDLEWARE += ["femkort_site.security.RejectControlCharactersMiddleware"]
+# --- end bad URLs -------------------------------------------------------------------------------
