@@ -7,6 +7,7 @@ DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS (comma-separated): required when DJANGO_
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -140,3 +141,28 @@ if not DEBUG:
 # A NUL (or other control character) in a path would otherwise reach a query: PostgreSQL answers 500.
 MIDDLEWARE += ["femkort_site.security.RejectControlCharactersMiddleware"]
 # --- end bad URLs -------------------------------------------------------------------------------
+
+# --- Hardening: login throttling (django-axes) -------------------------------------------------
+# After AXES_FAILURE_LIMIT wrong passwords for one username from one address, that pair is refused for
+# the cool-off (every further try restarts it); a right password resets the count. Admins unlock under
+# Admin > Axes > Access attempts, or with `manage.py axes_reset`.
+INSTALLED_APPS += ["axes"]
+MIDDLEWARE += ["axes.middleware.AxesMiddleware"]  # must stay last
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
+# The client address is the socket peer, unless DJANGO_PROXY_COUNT reverse proxies stand in front, each
+# appending the address it saw to X-Forwarded-For: the client is then that many entries from the right,
+# and anything further left was sent by the client and is ignored. (python-ipware counts the proxy
+# addresses after the client in the header; the last proxy is the socket peer, not listed: hence - 1.)
+PROXY_COUNT = int(os.environ.get("DJANGO_PROXY_COUNT", "0"))
+if PROXY_COUNT > 0:
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
+    AXES_IPWARE_PROXY_COUNT = PROXY_COUNT - 1
+    IPWARE_STRICT = False  # more entries than proxies is a client-sent prefix, not an error
+else:
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
+# --- end login throttling -----------------------------------------------------------------------

@@ -112,3 +112,16 @@ async def test_redis_channel_layer_round_trip():
     finally:
         await layer.flush()
     assert message["seq"] == 3
+
+
+@pytest.mark.parametrize(
+    ("count", "expected"),
+    [("", "('REMOTE_ADDR',) None"), ("1", "('HTTP_X_FORWARDED_FOR', 'REMOTE_ADDR') 0")],
+)
+def test_client_address_for_login_throttling_trusts_only_the_configured_proxies(count, expected):
+    show = (
+        "from django.conf import settings as s; "
+        "print(s.AXES_IPWARE_META_PRECEDENCE_ORDER, getattr(s, 'AXES_IPWARE_PROXY_COUNT', None))"
+    )
+    done = manage("shell", "-c", show, **({"DJANGO_PROXY_COUNT": count} if count else {}))
+    assert done.stdout.split("\n")[-2] == expected
