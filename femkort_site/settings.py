@@ -13,6 +13,7 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 
 from .env import database_from_url, flag, redis_host, words
+from .security import websocket_sources
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -136,6 +137,27 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = True
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+
+# --- Hardening: Content-Security-Policy (django-csp) -------------------------------------------
+# Pages use only files from this site: no inline script or style, no eval (htmx is told so in base.html).
+# CSP Level 3 lets 'self' match ws:/wss: on the page's own host and port (Chromium since 70, Firefox);
+# Safari did not until 2022, so each allowed host's websocket origin is listed as well.
+INSTALLED_APPS += ["csp"]
+MIDDLEWARE += ["csp.middleware.CSPMiddleware"]
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'"],
+        "connect-src": ["'self'", *websocket_sources(ALLOWED_HOSTS, secure_only=not DEBUG)],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+# --- end Content-Security-Policy ----------------------------------------------------------------
 
 # --- Hardening: bad URLs ---------------------------------------------------------------------
 # A NUL (or other control character) in a path would otherwise reach a query: PostgreSQL answers 500.
