@@ -4,6 +4,7 @@ DATABASE_URL   postgres://user:password@host:5432/name   (default: SQLite file d
 REDIS_URL      redis://127.0.0.1:6379/0                  (default: in-memory channel layer)
 DJANGO_DEBUG   1/0                                       (default: 1)
 DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS (comma-separated): required when DJANGO_DEBUG=0.
+DJANGO_EMAIL_HOST or DJANGO_EMAIL_BACKEND: required when DJANGO_DEBUG=0. All variables: README, "Settings".
 """
 
 import os
@@ -108,7 +109,29 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "lobby"
-EMAIL_BACKEND = os.environ.get("DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+
+# --- Hardening: e-mail ------------------------------------------------------------------------
+# Password reset needs real mail, so production refuses to start until the operator says where it
+# goes: DJANGO_EMAIL_HOST (SMTP) or DJANGO_EMAIL_BACKEND. femkort_site/checks.py warns when production
+# explicitly chooses a backend that only prints or drops mail.
+INSTALLED_APPS += ["femkort_site"]  # registers femkort_site/checks.py
+EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "")
+EMAIL_PORT = int(os.environ.get("DJANGO_EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = flag("DJANGO_EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "webmaster@localhost")
+EMAIL_BACKEND = os.environ.get("DJANGO_EMAIL_BACKEND", "")
+if not EMAIL_BACKEND:
+    if EMAIL_HOST:
+        EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    elif DEBUG:
+        EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+    else:
+        raise ImproperlyConfigured(
+            "Set DJANGO_EMAIL_HOST (SMTP) or DJANGO_EMAIL_BACKEND when DJANGO_DEBUG=0: password reset needs mail"
+        )
+# --- end e-mail ---------------------------------------------------------------------------------
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English")]

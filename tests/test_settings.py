@@ -47,18 +47,68 @@ def test_unknown_database_scheme_is_refused():
         database_from_url("mongodb://localhost/x")
 
 
+def production(**env: str) -> dict[str, str]:
+    """The environment of a complete production setup, with ``env`` added or overriding."""
+    return {
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": "x7" * 20 + uuid.uuid4().hex,
+        "DJANGO_ALLOWED_HOSTS": "femkort.example",
+        "DJANGO_EMAIL_HOST": "smtp.femkort.example",
+    } | env
+
+
 def test_production_mode_passes_the_deploy_checks():
-    done = manage(
-        "check",
-        "--deploy",
-        "--fail-level",
-        "WARNING",
-        DJANGO_DEBUG="0",
-        DJANGO_SECRET_KEY="x7" * 20 + uuid.uuid4().hex,
-        DJANGO_ALLOWED_HOSTS="femkort.example",
-    )
+    done = manage("check", "--deploy", "--fail-level", "WARNING", **production())
     assert done.returncode == 0, done.stdout + done.stderr
     assert "no issues" in done.stdout
+
+
+def test_production_mode_refuses_to_start_without_mail_settings():
+    env = production()
+    del env["DJANGO_EMAIL_HOST"]
+    done = manage("check", **env)
+    assert done.returncode != 0
+    assert "DJANGO_EMAIL_HOST" in done.stderr
+
+
+def test_mail_settings_come_from_the_environment():
+    show = (
+        "from django.conf import settings as s; "
+        "print(s.EMAIL_BACKEND, s.EMAIL_HOST, s.EMAIL_PORT, s.EMAIL_HOST_USER, s.EMAIL_HOST_PASSWORD, "
+        "s.EMAIL_USE_TLS, s.DEFAULT_FROM_EMAIL)"
+    )
+    done = manage(
+        "shell",
+        "-c",
+        show,
+        **production(
+            DJANGO_EMAIL_PORT="2525",
+            DJANGO_EMAIL_HOST_USER="mailer",
+            DJANGO_EMAIL_HOST_PASSWORD="pw",
+            DJANGO_EMAIL_USE_TLS="0",
+            DJANGO_DEFAULT_FROM_EMAIL="Femkort <noreply@femkort.example>",
+        ),
+    )
+    assert done.stdout.split("\n")[-2] == (
+        "django.core.mail.backends.smtp.EmailBackend smtp.femkort.example 2525 mailer pw False "
+        "Femkort <noreply@femkort.example>"
+    )
+
+
+def test_console_mail_in_production_is_a_loud_warning():
+    env = production(DJANGO_EMAIL_BACKEND="django.core.mail.backends.console.EmailBackend")
+    del env["DJANGO_EMAIL_HOST"]
+    done = manage("check", **env)
+    assert done.returncode == 0, done.stderr  # it starts, but says so
+    assert "femkort.W001" in done.stderr
+    assert "mail goes to the server log" in done.stderr
+    assert manage("check", "--deploy", "--fail-level", "WARNING", **env).returncode != 0
+
+
+def test_console_mail_is_fine_in_development():
+    done = manage("check", "--fail-level", "WARNING")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "femkort.W001" not in done.stdout + done.stderr
 
 
 def test_production_mode_requires_a_secret_key():
