@@ -161,6 +161,14 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
 
+# --- Hardening: HTTPS behind a proxy ----------------------------------------------------------
+# DJANGO_SECURE_SSL_REDIRECT=0 means the TLS proxy redirects plain HTTP itself, so the deploy check's
+# warning that Django does not (security.W008) is silenced on purpose. SECURE_PROXY_SSL_HEADER above
+# trusts X-Forwarded-Proto: the proxy MUST set or overwrite it on every request.
+if not DEBUG and not SECURE_SSL_REDIRECT:
+    SILENCED_SYSTEM_CHECKS = ["security.W008"]
+# --- end HTTPS behind a proxy -------------------------------------------------------------------
+
 # --- Hardening: Content-Security-Policy (django-csp) -------------------------------------------
 # Pages use only files from this site: no inline script or style, no eval (htmx is told so in base.html).
 # CSP Level 3 lets 'self' match ws:/wss: on the page's own host and port (Chromium since 70, Firefox);

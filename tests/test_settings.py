@@ -63,6 +63,19 @@ def test_production_mode_passes_the_deploy_checks():
     assert "no issues" in done.stdout
 
 
+def test_deploy_checks_pass_behind_a_proxy_that_redirects_to_https():
+    done = manage("check", "--deploy", "--fail-level", "WARNING", **production(DJANGO_SECURE_SSL_REDIRECT="0"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 silenced" in done.stdout
+
+
+def test_only_the_proxy_setup_silences_the_redirect_warning():
+    show = "from django.conf import settings as s; print(s.SECURE_SSL_REDIRECT, s.SILENCED_SYSTEM_CHECKS)"
+    assert manage("shell", "-c", show, **production()).stdout.split("\n")[-2] == "True []"
+    done = manage("shell", "-c", show, **production(DJANGO_SECURE_SSL_REDIRECT="0"))
+    assert done.stdout.split("\n")[-2] == "False ['security.W008']"
+
+
 def test_production_mode_refuses_to_start_without_mail_settings():
     env = production()
     del env["DJANGO_EMAIL_HOST"]
