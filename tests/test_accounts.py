@@ -180,6 +180,17 @@ def test_display_names_are_stored_normalised(client, make_user, typed, stored):
     assert user.display_name == stored
 
 
+def test_a_name_that_normalising_makes_too_long_is_refused(client, make_user):
+    user = make_user("anna")
+    client.force_login(user)
+    ligatures = "\ufdfa" * 3  # each becomes 18 characters under NFKC
+    response = client.post(reverse("profile"), {"display_name": ligatures, "email": ""})
+    assert response.status_code == 200
+    assert "Ensure this value has at most 40 characters" in response.text
+    user.refresh_from_db()
+    assert user.display_name == ""
+
+
 def test_a_lookalike_of_a_taken_name_is_refused(client, make_user):
     make_user("anna", display_name="Anna")
     client.force_login(make_user("bo"))
