@@ -2,12 +2,12 @@
 
     .venv/bin/python -m tools.csp_check [--production] [--chromium /usr/bin/chromium]
 
-Serves the site with `manage.py runserver` on 127.0.0.1 and a throw-away SQLite database holding a
-waiting table, a table in play and a finished session, then visits the pages as a visitor, a player and
-an admin over the DevTools protocol, plays a card over the websocket, and trips the login lockout. It
-prints each page with its console errors and exits 1 if any message mentions the Content Security
-Policy, or if the table's websocket did not connect. `--production` runs with DJANGO_DEBUG=0 (static
-files served by `runserver --insecure`).
+Serves the site on 127.0.0.1 with a throw-away SQLite database holding a waiting table, a table in
+play and a finished session, then visits the pages as a visitor, a player and an admin over the
+DevTools protocol, plays a card over the websocket, and trips the login lockout. It prints each page
+with its console errors and exits 1 if any message mentions the Content Security Policy, or if the
+table's websocket did not answer. By default `manage.py runserver` serves the site in development
+mode; `--production` runs `collectstatic` and daphne with DJANGO_DEBUG=0, as `make serve` does.
 """
 
 from __future__ import annotations
@@ -57,7 +57,8 @@ def main() -> int:
             "DJANGO_SECRET_KEY": "csp-check-" + "k" * 50,
             "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
             "DJANGO_SECURE_SSL_REDIRECT": "0",
-            "DJANGO_EMAIL_BACKEND": "django.core.mail.backends.dummy.EmailBackend",
+            "DJANGO_STATIC_ROOT": f"{workdir}/static",
+            "DJANGO_EMAIL_HOST": "smtp.invalid",  # no mail is sent
         }
     import django
 
@@ -66,8 +67,22 @@ def main() -> int:
 
     call_command("migrate", verbosity=0)
     pages = _make_data()
+    if args.production:
+        call_command("collectstatic", "--noinput", verbosity=0)
+        command = [
+            "-m",
+            "daphne",
+            "--proxy-headers",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "femkort_site.asgi:application",
+        ]
+    else:
+        command = ["manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"]
     server = subprocess.Popen(
-        [sys.executable, "manage.py", "runserver", "--noreload", "--insecure", f"127.0.0.1:{port}"],
+        [sys.executable, *command],
         cwd=ROOT,
         env=os.environ.copy(),
         stdout=subprocess.DEVNULL,
@@ -240,7 +255,9 @@ def _visit_pages(base: str, tools: DevTools, pages: dict[str, Any]) -> int:
         events = tools.take()
         connected |= any(e.get("method") == "Network.webSocketHandshakeResponseReceived" for e in events)
         messages = _messages(events)
-        print(f"{path}: {'; '.join(messages) if messages else 'no console errors'}")
+        where = tools.send("Runtime.evaluate", expression="location.pathname + location.search")["result"]["value"]
+        moved = f" (redirected to {where})" if where != path else ""
+        print(f"{path}{moved}: {'; '.join(messages) if messages else 'no console errors'}")
         return messages + [json.dumps(e) for e in events if "Content Security Policy" in json.dumps(e)]
 
     for role in ("visitor", "player", "admin"):
