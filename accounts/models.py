@@ -1,13 +1,17 @@
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
+
+from .names import DISPLAY_NAME_TAKEN, EMAIL_TAKEN, normalize_display_name
 
 
 class User(AbstractUser):
     """A registered player. Usernames are unique regardless of case ("Anna" and "anna" are one).
 
-    ``date_joined`` is when the player was created.
+    ``date_joined`` is when the player was created. Display names and email addresses, where given, are
+    unique regardless of case too; the other name rules are in ``accounts.names``.
     """
 
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
@@ -15,10 +19,26 @@ class User(AbstractUser):
     class Meta:
         constraints = [
             models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique"),
+            models.UniqueConstraint(
+                Lower("display_name"),
+                condition=~Q(display_name=""),
+                name="accounts_user_display_name_ci_unique",
+                violation_error_message=DISPLAY_NAME_TAKEN,
+            ),
+            models.UniqueConstraint(
+                Lower("email"),
+                condition=~Q(email=""),
+                name="accounts_user_email_ci_unique",
+                violation_error_message=EMAIL_TAKEN,
+            ),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        super().clean()
+        self.display_name = normalize_display_name(self.display_name)
 
     @property
     def name(self) -> str:

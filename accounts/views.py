@@ -1,6 +1,10 @@
+from math import ceil
+
+from axes.helpers import get_cool_off
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -18,7 +22,8 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user)
+        # Axes' backend only watches attempts; the account is checked by ModelBackend.
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome, %(name)s!") % {"name": user.name})
         return redirect(next_url or "lobby")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
@@ -32,3 +37,20 @@ def profile(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("Your profile was saved."))
         return redirect("profile")
     return render(request, "accounts/profile.html", {"form": form, "sessions": sessions_of(request.user)})
+
+
+def locked_out(request: HttpRequest, *args: object) -> HttpResponse:
+    """django-axes' answer to a locked-out login: the login page again, saying why and for how long.
+
+    Axes calls this with ``(request, original_response, credentials)``, and with ``(request, credentials)``
+    on its async path; neither extra is needed. Status 429 Too Many Requests, as axes' own default.
+    """
+    cool_off = get_cool_off(request)
+    form = AuthenticationForm(request, initial={"username": request.POST.get("username", "")})
+    context = {
+        "form": form,
+        "next": request.POST.get("next", ""),
+        "locked_out": True,
+        "minutes": ceil(cool_off.total_seconds() / 60) if cool_off else None,
+    }
+    return render(request, "registration/login.html", context, status=429)

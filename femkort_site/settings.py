@@ -4,14 +4,17 @@ DATABASE_URL   postgres://user:password@host:5432/name   (default: SQLite file d
 REDIS_URL      redis://127.0.0.1:6379/0                  (default: in-memory channel layer)
 DJANGO_DEBUG   1/0                                       (default: 1)
 DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS (comma-separated): required when DJANGO_DEBUG=0.
+DJANGO_EMAIL_HOST or DJANGO_EMAIL_BACKEND: required when DJANGO_DEBUG=0. All variables: README, "Settings".
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
 from .env import database_from_url, flag, redis_host, words
+from .security import websocket_sources
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -110,7 +113,29 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "lobby"
-EMAIL_BACKEND = os.environ.get("DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+
+# --- Hardening: e-mail ------------------------------------------------------------------------
+# Password reset needs real mail, so production refuses to start until the operator says where it
+# goes: DJANGO_EMAIL_HOST (SMTP) or DJANGO_EMAIL_BACKEND. femkort_site/checks.py warns when production
+# explicitly chooses a backend that only prints or drops mail.
+INSTALLED_APPS += ["femkort_site"]  # registers femkort_site/checks.py
+EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "")
+EMAIL_PORT = int(os.environ.get("DJANGO_EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = flag("DJANGO_EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "webmaster@localhost")
+EMAIL_BACKEND = os.environ.get("DJANGO_EMAIL_BACKEND", "")
+if not EMAIL_BACKEND:
+    if EMAIL_HOST:
+        EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    elif DEBUG:
+        EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+    else:
+        raise ImproperlyConfigured(
+            "Set DJANGO_EMAIL_HOST (SMTP) or DJANGO_EMAIL_BACKEND when DJANGO_DEBUG=0: password reset needs mail"
+        )
+# --- end e-mail ---------------------------------------------------------------------------------
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English")]
@@ -139,3 +164,62 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = True
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+
+# --- Hardening: HTTPS behind a proxy ----------------------------------------------------------
+# DJANGO_SECURE_SSL_REDIRECT=0 means the TLS proxy redirects plain HTTP itself, so the deploy check's
+# warning that Django does not (security.W008) is silenced on purpose. SECURE_PROXY_SSL_HEADER above
+# trusts X-Forwarded-Proto: the proxy MUST set or overwrite it on every request.
+if not DEBUG and not SECURE_SSL_REDIRECT:
+    SILENCED_SYSTEM_CHECKS = ["security.W008"]
+# --- end HTTPS behind a proxy -------------------------------------------------------------------
+
+# --- Hardening: Content-Security-Policy (django-csp) -------------------------------------------
+# Pages use only files from this site: no inline script or style, no eval (htmx is told so in base.html).
+# CSP Level 3 lets 'self' match ws:/wss: on the page's own host and port (Chromium since 70, Firefox);
+# Safari did not until 2022, so each allowed host's websocket origin is listed as well.
+INSTALLED_APPS += ["csp"]
+MIDDLEWARE += ["csp.middleware.CSPMiddleware"]
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'"],
+        "connect-src": ["'self'", *websocket_sources(ALLOWED_HOSTS, secure_only=not DEBUG)],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+# --- end Content-Security-Policy ----------------------------------------------------------------
+
+# --- Hardening: bad URLs ---------------------------------------------------------------------
+# A NUL (or other control character) in a path would otherwise reach a query: PostgreSQL answers 500.
+MIDDLEWARE += ["femkort_site.security.RejectControlCharactersMiddleware"]
+# --- end bad URLs -------------------------------------------------------------------------------
+
+# --- Hardening: login throttling (django-axes) -------------------------------------------------
+# After AXES_FAILURE_LIMIT wrong passwords for one username from one address, that pair is refused for
+# the cool-off (every further try restarts it); a right password resets the count. Admins unlock under
+# Admin > Axes > Access attempts, or with `manage.py axes_reset`.
+INSTALLED_APPS += ["axes"]
+MIDDLEWARE += ["axes.middleware.AxesMiddleware"]  # must stay last
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
+# The client address is the socket peer, unless DJANGO_PROXY_COUNT reverse proxies stand in front, each
+# appending the address it saw to X-Forwarded-For: the client is then that many entries from the right,
+# and anything further left was sent by the client and is ignored. (python-ipware counts the proxy
+# addresses after the client in the header; the last proxy is the socket peer, not listed: hence - 1.)
+PROXY_COUNT = int(os.environ.get("DJANGO_PROXY_COUNT", "0"))
+if PROXY_COUNT > 0:
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
+    AXES_IPWARE_PROXY_COUNT = PROXY_COUNT - 1
+    IPWARE_STRICT = False  # more entries than proxies is a client-sent prefix, not an error
+else:
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
+# --- end login throttling -----------------------------------------------------------------------

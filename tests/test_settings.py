@@ -47,18 +47,81 @@ def test_unknown_database_scheme_is_refused():
         database_from_url("mongodb://localhost/x")
 
 
+def production(**env: str) -> dict[str, str]:
+    """The environment of a complete production setup, with ``env`` added or overriding."""
+    return {
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": "x7" * 20 + uuid.uuid4().hex,
+        "DJANGO_ALLOWED_HOSTS": "femkort.example",
+        "DJANGO_EMAIL_HOST": "smtp.femkort.example",
+    } | env
+
+
 def test_production_mode_passes_the_deploy_checks():
-    done = manage(
-        "check",
-        "--deploy",
-        "--fail-level",
-        "WARNING",
-        DJANGO_DEBUG="0",
-        DJANGO_SECRET_KEY="x7" * 20 + uuid.uuid4().hex,
-        DJANGO_ALLOWED_HOSTS="femkort.example",
-    )
+    done = manage("check", "--deploy", "--fail-level", "WARNING", **production())
     assert done.returncode == 0, done.stdout + done.stderr
     assert "no issues" in done.stdout
+
+
+def test_deploy_checks_pass_behind_a_proxy_that_redirects_to_https():
+    done = manage("check", "--deploy", "--fail-level", "WARNING", **production(DJANGO_SECURE_SSL_REDIRECT="0"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 silenced" in done.stdout
+
+
+def test_only_the_proxy_setup_silences_the_redirect_warning():
+    show = "from django.conf import settings as s; print(s.SECURE_SSL_REDIRECT, s.SILENCED_SYSTEM_CHECKS)"
+    assert manage("shell", "-c", show, **production()).stdout.split("\n")[-2] == "True []"
+    done = manage("shell", "-c", show, **production(DJANGO_SECURE_SSL_REDIRECT="0"))
+    assert done.stdout.split("\n")[-2] == "False ['security.W008']"
+
+
+def test_production_mode_refuses_to_start_without_mail_settings():
+    env = production()
+    del env["DJANGO_EMAIL_HOST"]
+    done = manage("check", **env)
+    assert done.returncode != 0
+    assert "DJANGO_EMAIL_HOST" in done.stderr
+
+
+def test_mail_settings_come_from_the_environment():
+    show = (
+        "from django.conf import settings as s; "
+        "print(s.EMAIL_BACKEND, s.EMAIL_HOST, s.EMAIL_PORT, s.EMAIL_HOST_USER, s.EMAIL_HOST_PASSWORD, "
+        "s.EMAIL_USE_TLS, s.DEFAULT_FROM_EMAIL)"
+    )
+    done = manage(
+        "shell",
+        "-c",
+        show,
+        **production(
+            DJANGO_EMAIL_PORT="2525",
+            DJANGO_EMAIL_HOST_USER="mailer",
+            DJANGO_EMAIL_HOST_PASSWORD="pw",
+            DJANGO_EMAIL_USE_TLS="0",
+            DJANGO_DEFAULT_FROM_EMAIL="Femkort <noreply@femkort.example>",
+        ),
+    )
+    assert done.stdout.split("\n")[-2] == (
+        "django.core.mail.backends.smtp.EmailBackend smtp.femkort.example 2525 mailer pw False "
+        "Femkort <noreply@femkort.example>"
+    )
+
+
+def test_console_mail_in_production_is_a_loud_warning():
+    env = production(DJANGO_EMAIL_BACKEND="django.core.mail.backends.console.EmailBackend")
+    del env["DJANGO_EMAIL_HOST"]
+    done = manage("check", **env)
+    assert done.returncode == 0, done.stderr  # it starts, but says so
+    assert "femkort.W001" in done.stderr
+    assert "mail goes to the server log" in done.stderr
+    assert manage("check", "--deploy", "--fail-level", "WARNING", **env).returncode != 0
+
+
+def test_console_mail_is_fine_in_development():
+    done = manage("check", "--fail-level", "WARNING")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "femkort.W001" not in done.stdout + done.stderr
 
 
 def test_production_mode_requires_a_secret_key():
@@ -112,3 +175,16 @@ async def test_redis_channel_layer_round_trip():
     finally:
         await layer.flush()
     assert message["seq"] == 3
+
+
+@pytest.mark.parametrize(
+    ("count", "expected"),
+    [("", "('REMOTE_ADDR',) None"), ("1", "('HTTP_X_FORWARDED_FOR', 'REMOTE_ADDR') 0")],
+)
+def test_client_address_for_login_throttling_trusts_only_the_configured_proxies(count, expected):
+    show = (
+        "from django.conf import settings as s; "
+        "print(s.AXES_IPWARE_META_PRECEDENCE_ORDER, getattr(s, 'AXES_IPWARE_PROXY_COUNT', None))"
+    )
+    done = manage("shell", "-c", show, **({"DJANGO_PROXY_COUNT": count} if count else {}))
+    assert done.stdout.split("\n")[-2] == expected

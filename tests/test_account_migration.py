@@ -1,0 +1,41 @@
+"""Migrating a database that already holds clashing display names and emails must not fail."""
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from accounts.models import User
+
+BEFORE = [("accounts", "0002_user_display_name")]
+AFTER = [("accounts", "0004_display_name_and_email_unique")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_clashes_are_settled_before_the_constraints_are_added():
+    executor = MigrationExecutor(connection)
+    executor.migrate(BEFORE)
+    OldUser = executor.loader.project_state(BEFORE).apps.get_model("accounts", "User")
+    for username, display_name, email in [
+        ("anna", "Queen", "anna@example.com"),
+        ("bo", " queen ", "ANNA@example.com"),  # same name and email as anna, who came first
+        ("cleo", "Anna", "cleo@example.com"),  # anna's username
+        ("dag", "astrid", ""),  # a computer's name
+        ("gus", "GUS  the   Great", ""),  # untidy spacing
+        ("hal", "Hal (computer, easy)", "hal@example.com"),
+        ("ivy", "IVY", "ivy@example.com"),  # her own username: fine
+    ]:
+        OldUser.objects.create(username=username, display_name=display_name, email=email)
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(AFTER)
+
+    found = {user.username: (user.display_name, user.email) for user in User.objects.all()}
+    assert found == {
+        "anna": ("Queen", "anna@example.com"),
+        "bo": ("", ""),
+        "cleo": ("", "cleo@example.com"),
+        "dag": ("", ""),
+        "gus": ("GUS the Great", ""),
+        "hal": ("", "hal@example.com"),
+        "ivy": ("IVY", "ivy@example.com"),
+    }
