@@ -1,0 +1,770 @@
+"""Load benchmark: many live tables at once, on one or two server processes.
+
+    .venv/bin/python -m tools.bench_load [--tables 10,50,100,200] [--processes 1,2] [--seconds 30] [--json]
+
+For every (processes, tables) pair: N tables of 4 seats, 3 scripted websocket players
+and 1 computer player (medium, ``FEMKORT_COMPUTER_PAUSE=0.3``); each player plays its
+first playable card 1.0 s after a view showing its turn arrives. Sessions are created
+with a target of 1000 wins, so none finishes inside the window.
+
+Servers are daphne in production mode (``DJANGO_DEBUG=0``, ``DJANGO_CONN_MAX_AGE=60``),
+on 127.0.0.1 only, started through ``tools.bench_server`` (which counts database round
+trips without touching product code), sharing PostgreSQL (database ``femkort_bench``,
+dropped and recreated at start, flushed before each case) and Redis (db 5 by default,
+flushed before each case). With two processes, players' connections alternate between
+them, so most moves reach some players through Redis. Readiness is a TCP connect plus
+any HTTP answer to ``/``.
+
+After every connection is open and has a view, a warm-up (``--warmup``, 5 s), then the
+measured window (``--seconds``, 30 s), then up to ``--timeout`` seconds for moves sent
+in the window to arrive. Printed per case:
+
+- cards/s: ``Play`` rows created in the window (human and computer cards), per second;
+- move -> all 3 views: for each human move sent in the window, the time from sending it
+  until all three players at the table have a view with ``data-seq`` >= seq + 1
+  (p50/p95/p99/max in ms, and how many moves);
+- errors over the whole run (connect, warm-up, window, drain): ``refused`` (handshake
+  answered with an HTTP status), ``connect`` (failed or timed out), ``closed(code)``
+  (a socket the server closed), ``stale``/``refused-move`` (a message frame instead of a
+  view), ``timeout`` (a move whose views did not all arrive within ``--timeout``),
+  ``lost`` (a window move still incomplete at the end), ``stalled`` (a table with no
+  progress for ``--stall`` seconds), ``server-errors`` (tracebacks in the servers' logs);
+- server CPU (all daphne processes, % of one core) and CPU ms per card; PostgreSQL CPU
+  (the backends connected to ``femkort_bench``), the client's own CPU, and everything else
+  on the machine (all cores' busy time minus those and Redis: other work), % of one core;
+- database work per card: ``q`` = statements through Django's cursor (an
+  ``execute_wrapper``), ``rt`` = round trips: statements + commits + rollbacks + one
+  ``BEGIN`` per transaction (psycopg sends it) + connection health checks (``SELECT 1``);
+- load: the 1-minute load average at the start and end of the case.
+
+The client is one asyncio process (``websockets``, regex parsing) sharing the machine with
+the servers; its CPU is reported so you can judge how much it took from them. Server
+logs are kept in a temporary directory printed at the start (stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import http.client
+import json
+import math
+import os
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/femkort_bench"
+DEFAULT_REDIS = "redis://127.0.0.1:6379/5"
+SEATS = 4
+HUMANS = 3
+TARGET = 1000
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+CONNECT_CONCURRENCY = 25
+
+# --- frames ---------------------------------------------------------------------------------
+
+TABLE_TAG = re.compile(r'<[a-zA-Z]+\s[^>]*\bid="table"[^>]*>')
+SEQ_ATTR = re.compile(r'\sdata-seq="(\d+)"')
+BUTTON_TAG = re.compile(r"<button\s[^>]*>")
+CARD_NAME = re.compile(r'\sname="card"')
+VALUE_ATTR = re.compile(r'\svalue="([^"]*)"')
+QUOTED = re.compile(r'"[^"]*"')
+DISABLED = re.compile(r"\sdisabled(?=[\s/>=])")
+MESSAGE_TEXT = re.compile(r'id="table-message"[^>]*>(.*?)</', re.S)
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    seq: int
+    playable: tuple[str, ...]
+
+
+def parse_frame(frame: str) -> View | None:
+    """A table view's ``data-seq`` and the hand's enabled card buttons; ``None`` for a message frame."""
+    table = TABLE_TAG.search(frame)
+    if table is None:
+        return None
+    seq = SEQ_ATTR.search(table.group())
+    if seq is None:
+        return None
+    playable = []
+    for button in BUTTON_TAG.finditer(frame, table.end()):
+        tag = button.group()
+        if not CARD_NAME.search(tag) or DISABLED.search(QUOTED.sub('""', tag)):
+            continue
+        value = VALUE_ATTR.search(tag)
+        if value:
+            playable.append(value.group(1))
+    return View(int(seq.group(1)), tuple(playable))
+
+
+def message_text(frame: str) -> str:
+    """The text of a message frame (empty for the hidden, empty message that follows every view)."""
+    match = MESSAGE_TEXT.search(frame)
+    return re.sub(r"\s+", " ", match.group(1)).strip() if match else frame[:120]
+
+
+# --- processes, CPU, counters ----------------------------------------------------------------
+
+
+def cpu_seconds(pid: int | str) -> float:
+    """utime + stime of a process, in seconds (0 if it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def machine_busy_seconds() -> float:
+    """CPU time all cores spent not idle since boot, in seconds (from /proc/stat)."""
+    with open("/proc/stat") as stat:
+        ticks = [int(value) for value in stat.readline().split()[1:]]
+    idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)  # idle + iowait
+    return (sum(ticks[:8]) - idle) / CLK_TCK
+
+
+def processes_named(name: str) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/comm") as comm:
+                    if comm.read().strip() == name:
+                        found.append(int(entry))
+            except OSError:
+                pass
+    return found
+
+
+def read_counts(path: Path) -> dict[str, int]:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@dataclass
+class Server:
+    port: int
+    process: subprocess.Popen
+    counts: Path
+    log: Path
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+def start_servers(count: int, env: dict[str, str], workdir: Path, label: str) -> list[Server]:
+    servers = []
+    for number in range(count):
+        port = free_port()
+        counts = workdir / f"{label}-server{number}.counts.json"
+        log = workdir / f"{label}-server{number}.log"
+        command = [sys.executable, "-m", "tools.bench_server", "-b", "127.0.0.1", "-p", str(port)]
+        with open(log, "w") as err:
+            process = subprocess.Popen(
+                [*command, "femkort_site.asgi:application"],
+                cwd=ROOT,
+                env=env | {"FEMKORT_BENCH_COUNTS": str(counts)},
+                stdout=subprocess.DEVNULL,
+                stderr=err,
+            )
+        servers.append(Server(port, process, counts, log))
+    try:
+        for server in servers:
+            wait_ready(server)
+    except BaseException:
+        stop_servers(servers)
+        raise
+    return servers
+
+
+def wait_ready(server: Server, timeout: float = 40) -> None:
+    """Ready when the port accepts a connection, answers ``/`` with any status, and counts are written."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            raise RuntimeError(f"server on port {server.port} exited:\n{server.log.read_text()[-3000:]}")
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=2)
+            connection.request("GET", "/", headers={"Host": "127.0.0.1"})
+            connection.getresponse().read()
+            connection.close()
+            if read_counts(server.counts):
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"server on port {server.port} did not start; log {server.log}")
+
+
+def stop_servers(servers: Sequence[Server]) -> None:
+    for server in servers:
+        if server.process.poll() is None:
+            server.process.send_signal(signal.SIGTERM)
+    for server in servers:
+        try:
+            server.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.process.kill()
+            server.process.wait(timeout=10)
+
+
+def log_errors(servers: Sequence[Server]) -> tuple[int, list[str]]:
+    """Tracebacks in the servers' logs, and the distinct last lines of each."""
+    count, kinds = 0, []
+    for server in servers:
+        lines = server.log.read_text(errors="replace").splitlines()
+        for number, line in enumerate(lines):
+            if line.startswith("Traceback"):
+                count += 1
+                end = next((lines[i] for i in range(number + 1, len(lines)) if not lines[i].startswith(" ")), "")
+                if end and end not in kinds:
+                    kinds.append(end)
+    return count, kinds
+
+
+# --- database setup (in this process) ---------------------------------------------------------
+
+
+def recreate_database(database_url: str) -> None:
+    import psycopg
+
+    parts = urlsplit(database_url)
+    name = parts.path.lstrip("/")
+    if "bench" not in name:
+        raise SystemExit(f"refusing to drop {name!r}: the bench database name must contain 'bench'")
+    maintenance = urlunsplit(parts._replace(scheme="postgresql", path="/postgres"))
+    with psycopg.connect(maintenance, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{name}"')
+
+
+def flush_redis(redis_url: str) -> None:
+    import redis
+
+    if urlsplit(redis_url).path.strip("/") in ("", "0"):
+        raise SystemExit("refusing to flush Redis db 0: give --redis a db of its own, e.g. redis://127.0.0.1:6379/5")
+    client = redis.Redis.from_url(redis_url)
+    try:
+        client.flushdb()
+    finally:
+        client.close()
+
+
+@dataclass
+class TablePlan:
+    session_id: int
+    cookies: list[str]
+
+
+def create_tables(count: int) -> list[TablePlan]:
+    """Users, tables of 3 players + 1 medium computer, started with a target of 1000 wins, and logins."""
+    from django.contrib.auth.hashers import make_password
+    from django.test import Client
+
+    from accounts.models import User
+    from games import services
+
+    users = User.objects.bulk_create(
+        User(username=f"load{i}", password=make_password(None)) for i in range(count * HUMANS)
+    )
+    plans = []
+    for number in range(count):
+        players = users[number * HUMANS : (number + 1) * HUMANS]
+        session = services.table_create(host=players[0], seats=SEATS, options={"target": TARGET})
+        for user in players[1:]:
+            services.seat_take(session_id=session.pk, user=user)
+        services.computer_add(session_id=session.pk, user=players[0], level="medium")
+        services.session_start(session_id=session.pk, user=players[0])
+        cookies = []
+        for user in players:
+            client = Client()
+            client.force_login(user)
+            cookies.append(f"sessionid={client.cookies['sessionid'].value}")
+        plans.append(TablePlan(session.pk, cookies))
+    return plans
+
+
+def database_now(database: str) -> tuple[int, list[int]]:
+    """Cards played so far, and the PostgreSQL backends serving the bench database (not this one)."""
+    from django.db import connection
+
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM games_play")
+            plays = cursor.fetchone()[0]
+            cursor.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()", [database]
+            )
+            backends = [row[0] for row in cursor.fetchall()]
+        return plays, backends
+    finally:
+        connection.close()
+
+
+# --- the players ------------------------------------------------------------------------------
+
+
+@dataclass
+class Move:
+    player: Player
+    seq: int
+    sent: float
+    in_window: bool
+    timed_out: bool = False
+
+
+@dataclass
+class Table:
+    session_id: int
+    players: list[Player] = field(default_factory=list)
+    pending: dict[int, Move] = field(default_factory=dict)
+    top_seq: int = -1
+    progressed: float = 0.0
+    stalled: bool = False
+
+
+@dataclass
+class Player:
+    table: Table
+    server: Server
+    cookie: str
+    ws: Any = None
+    seen: int = -1
+    acted: int = -1
+
+
+@dataclass
+class Run:
+    think: float
+    timeout: float
+    stall: float
+    errors: Counter = field(default_factory=Counter)
+    messages: Counter = field(default_factory=Counter)
+    latencies: list[float] = field(default_factory=list)
+    window: tuple[float, float] = (math.inf, math.inf)
+    closing: bool = False
+    human_moves: int = 0
+    tasks: set[asyncio.Task] = field(default_factory=set)
+
+    def spawn(self, coroutine: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def on_frame(self, player: Player, frame: str, now: float) -> None:
+        view = parse_frame(frame)
+        if view is None:
+            text = message_text(frame)
+            if text:
+                self.errors["stale" if "moved on" in text else "refused-move"] += 1
+                self.messages[text] += 1
+                table = player.table
+                for seq, move in list(table.pending.items()):
+                    if move.player is player:
+                        del table.pending[seq]
+            return
+        if view.seq < player.seen:
+            return
+        player.seen = view.seq
+        table = player.table
+        if view.seq > table.top_seq:
+            table.top_seq, table.progressed, table.stalled = view.seq, now, False
+        if table.pending:
+            everyone = min(p.seen for p in table.players)
+            for seq, move in list(table.pending.items()):
+                if everyone >= seq + 1:
+                    del table.pending[seq]
+                    if move.in_window:
+                        self.latencies.append(now - move.sent)
+        if view.playable and view.seq > player.acted and not self.closing:
+            player.acted = view.seq
+            asyncio.get_running_loop().call_later(self.think, self._play_soon, player, view.seq, view.playable[0])
+
+    def _play_soon(self, player: Player, seq: int, card: str) -> None:
+        if not self.closing and player.seen == seq:
+            self.spawn(self._play(player, seq, card))
+
+    async def _play(self, player: Player, seq: int, card: str) -> None:
+        sent = time.perf_counter()
+        start, end = self.window
+        move = Move(player, seq, sent, in_window=start <= sent < end)
+        player.table.pending[seq] = move
+        if move.in_window:
+            self.human_moves += 1
+        try:
+            await asyncio.wait_for(player.ws.send(json.dumps({"action": "play", "card": card, "seq": seq})), 5)
+        except Exception as error:
+            self.errors[f"send:{type(error).__name__}"] += 1
+
+    async def read(self, player: Player) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            async for frame in player.ws:
+                self.on_frame(player, frame, time.perf_counter())
+        except ConnectionClosed:
+            pass
+        except Exception as error:
+            self.errors[f"read:{type(error).__name__}"] += 1
+        if not self.closing:
+            self.errors[f"closed({player.ws.close_code})"] += 1
+
+    async def connect(self, player: Player, limit: asyncio.Semaphore) -> None:
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import InvalidStatus
+
+        url = f"ws://127.0.0.1:{player.server.port}/ws/tables/{player.table.session_id}/"
+        headers = {"Cookie": player.cookie, "Origin": player.server.origin}
+        async with limit:
+            try:
+                player.ws = await connect(
+                    url,
+                    additional_headers=headers,
+                    open_timeout=30,
+                    ping_interval=None,  # like a browser: daphne pings, the client only answers
+                    close_timeout=2,
+                    compression=None,  # daphne does not negotiate permessage-deflate anyway
+                    proxy=None,
+                    max_size=2**22,
+                )
+            except InvalidStatus as refused:
+                self.errors[f"refused({refused.response.status_code})"] += 1
+                return
+            except Exception as error:
+                self.errors[f"connect:{type(error).__name__}"] += 1
+                return
+        self.spawn(self.read(player))
+
+    async def watch(self, tables: Sequence[Table]) -> None:
+        """Count moves not seen by all three within ``timeout`` and tables with no progress for ``stall``."""
+        while True:
+            await asyncio.sleep(0.5)
+            now = time.perf_counter()
+            for table in tables:
+                for move in table.pending.values():
+                    if not move.timed_out and now - move.sent > self.timeout:
+                        move.timed_out = True
+                        self.errors["timeout"] += 1
+                if not table.stalled and now - table.progressed > self.stall:
+                    table.stalled = True
+                    self.errors["stalled"] += 1
+
+
+# --- one case -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Snapshot:
+    at: float
+    servers: list[float]
+    counts: list[dict[str, int]]
+    plays: int
+    postgres: dict[int, float]
+    redis: float
+    client: float
+    seqs: int
+    load: float
+    machine: float
+
+
+async def snapshot(servers: Sequence[Server], tables: Sequence[Table], database: str) -> Snapshot:
+    plays, backends = await asyncio.wait_for(asyncio.to_thread(database_now, database), 10)
+    return Snapshot(
+        at=time.perf_counter(),
+        servers=[cpu_seconds(server.process.pid) for server in servers],
+        counts=[read_counts(server.counts) for server in servers],
+        plays=plays,
+        postgres={pid: cpu_seconds(pid) for pid in backends},
+        redis=sum(cpu_seconds(pid) for pid in processes_named("redis-server")),
+        client=cpu_seconds("self"),
+        seqs=sum(max(table.top_seq, 0) for table in tables),
+        load=os.getloadavg()[0],
+        machine=machine_busy_seconds(),
+    )
+
+
+async def drive(
+    plans: Sequence[TablePlan], servers: Sequence[Server], args: argparse.Namespace, database: str
+) -> dict[str, Any]:
+    run = Run(think=args.think, timeout=args.timeout, stall=args.stall)
+    tables, players = [], []
+    for plan in plans:
+        table = Table(plan.session_id)
+        for cookie in plan.cookies:
+            player = Player(table, servers[len(players) % len(servers)], cookie)
+            table.players.append(player)
+            players.append(player)
+        tables.append(table)
+    watcher: asyncio.Task | None = None
+    try:
+        started = time.perf_counter()
+        limit = asyncio.Semaphore(CONNECT_CONCURRENCY)
+        await asyncio.wait_for(asyncio.gather(*(run.connect(player, limit) for player in players)), 120)
+        connected = [player for player in players if player.ws is not None]
+        deadline = time.perf_counter() + 60
+        while any(player.seen < 0 for player in connected) and time.perf_counter() < deadline:
+            await asyncio.sleep(0.1)
+        ready = time.perf_counter() - started
+        for table in tables:  # stalls count from here on
+            table.progressed = time.perf_counter()
+        watcher = asyncio.get_running_loop().create_task(run.watch(tables))
+        print(f"  {len(connected)}/{len(players)} connected, all views in {ready:.1f} s; warm-up", file=sys.stderr)
+        await asyncio.sleep(args.warmup)
+        before = await snapshot(servers, tables, database)
+        run.window = (before.at, before.at + args.seconds)
+        await asyncio.sleep(max(0.0, run.window[1] - time.perf_counter()))
+        after = await snapshot(servers, tables, database)
+        drain_until = time.perf_counter() + args.timeout
+        while any(m.in_window for t in tables for m in t.pending.values()) and time.perf_counter() < drain_until:
+            await asyncio.sleep(0.1)
+        lost = sum(m.in_window for t in tables for m in t.pending.values())
+        if lost:
+            run.errors["lost"] += lost
+    finally:
+        run.closing = True
+        if watcher is not None:
+            watcher.cancel()
+        sockets = [player.ws for player in players if player.ws is not None]
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True), 15)
+        for task in list(run.tasks):
+            task.cancel()
+        await asyncio.gather(*run.tasks, return_exceptions=True)
+    return summarise(run, before, after, len(connected), ready)
+
+
+def summarise(run: Run, before: Snapshot, after: Snapshot, connected: int, ready: float) -> dict[str, Any]:
+    seconds = after.at - before.at
+    cards = after.plays - before.plays
+    server_cpu = sum(after.servers) - sum(before.servers)
+    totals = Counter()
+    for start, end in zip(before.counts, after.counts, strict=True):
+        for key in ("queries", "commits", "rollbacks", "pings", "connections"):
+            totals[key] += end.get(key, 0) - start.get(key, 0)
+    transactions = totals["commits"] + totals["rollbacks"]
+    round_trips = totals["queries"] + 2 * transactions + totals["pings"]
+    postgres = sum(cpu - before.postgres.get(pid, 0.0) for pid, cpu in after.postgres.items())
+    redis = after.redis - before.redis
+    client = after.client - before.client
+    other = (after.machine - before.machine) - server_cpu - postgres - redis - client
+    latencies = sorted(run.latencies)
+
+    def per_card(value: float) -> float | None:
+        return value / cards if cards else None
+
+    return {
+        "connected": connected,
+        "ready_seconds": round(ready, 1),
+        "seconds": round(seconds, 2),
+        "cards": cards,
+        "cards_per_second": round(cards / seconds, 2),
+        "cards_per_second_seen": round((after.seqs - before.seqs) / seconds, 2),
+        "human_moves_sent": run.human_moves,
+        "moves_timed": len(latencies),
+        "latency_ms": {
+            "p50": percentile(latencies, 50),
+            "p95": percentile(latencies, 95),
+            "p99": percentile(latencies, 99),
+            "max": round(latencies[-1] * 1000, 1) if latencies else None,
+        },
+        "errors": dict(sorted(run.errors.items())),
+        "messages": dict(run.messages.most_common(5)),
+        "server_cpu_seconds": round(server_cpu, 2),
+        "server_cpu_percent": round(100 * server_cpu / seconds, 1),
+        "server_cpu_percent_each": [
+            round(100 * (end - start) / seconds, 1) for start, end in zip(before.servers, after.servers, strict=True)
+        ],
+        "server_cpu_ms_per_card": round(1000 * per_card(server_cpu), 2) if cards else None,
+        "postgres_cpu_percent": round(100 * postgres / seconds, 1),
+        "redis_cpu_percent": round(100 * redis / seconds, 1),
+        "client_cpu_percent": round(100 * client / seconds, 1),
+        "other_cpu_percent": round(100 * other / seconds, 1),
+        "db": dict(totals) | {"round_trips": round_trips},
+        "db_queries_per_card": round(per_card(totals["queries"]), 1) if cards else None,
+        "db_round_trips_per_card": round(per_card(round_trips), 1) if cards else None,
+        "load": [round(before.load, 2), round(after.load, 2)],
+    }
+
+
+def percentile(values: Sequence[float], p: float) -> float | None:
+    """Nearest-rank percentile, in ms."""
+    if not values:
+        return None
+    rank = max(1, math.ceil(p / 100 * len(values)))
+    return round(values[rank - 1] * 1000, 1)
+
+
+def run_case(
+    processes: int, count: int, args: argparse.Namespace, env: dict[str, str], workdir: Path
+) -> dict[str, Any]:
+    from django.core.management import call_command
+    from django.db import connections
+
+    load_start = os.getloadavg()
+    call_command("flush", interactive=False, verbosity=0)
+    flush_redis(args.redis)
+    started = time.perf_counter()
+    plans = create_tables(count)
+    connections.close_all()
+    print(f"  {count} tables set up in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+    servers = start_servers(processes, env, workdir, f"p{processes}-t{count}")
+    try:
+        database = urlsplit(args.database).path.lstrip("/")
+        budget = 120 + 60 + args.warmup + args.seconds + args.timeout + 60
+        result = asyncio.run(asyncio.wait_for(drive(plans, servers, args, database), budget))
+    finally:
+        stop_servers(servers)
+    tracebacks, kinds = log_errors(servers)
+    if tracebacks:
+        result["errors"]["server-errors"] = tracebacks
+    result["server_error_kinds"] = kinds[:5]
+    result["logs"] = [str(server.log) for server in servers]
+    return {"processes": processes, "tables": count, "load_before_setup": round(load_start[0], 2)} | result
+
+
+# --- output --------------------------------------------------------------------------------------
+
+
+def columns(result: dict[str, Any]) -> list[tuple[str, str]]:
+    """(title, value) for one printed row."""
+
+    def number(value: float | None, digits: int = 0) -> str:
+        return "-" if value is None else f"{value:.{digits}f}"
+
+    latency = result["latency_ms"]
+    return [
+        ("proc", str(result["processes"])),
+        ("tables", str(result["tables"])),
+        ("conns", str(result["connected"])),
+        ("cards/s", number(result["cards_per_second"], 1)),
+        ("moves", str(result["moves_timed"])),
+        *((name, number(latency[name])) for name in ("p50", "p95", "p99", "max")),
+        ("srvCPU%", number(result["server_cpu_percent"])),
+        ("ms/card", number(result["server_cpu_ms_per_card"], 1)),
+        ("q/card", number(result["db_queries_per_card"], 1)),
+        ("rt/card", number(result["db_round_trips_per_card"], 1)),
+        ("pgCPU%", number(result["postgres_cpu_percent"])),
+        ("cliCPU%", number(result["client_cpu_percent"])),
+        ("othCPU%", number(result["other_cpu_percent"])),
+        ("load", f"{result['load'][0]:.1f}-{result['load'][1]:.1f}"),
+        ("errors", " ".join(f"{kind}={count}" for kind, count in result["errors"].items()) or "none"),
+    ]
+
+
+def header(result: dict[str, Any]) -> str:
+    return " ".join(title.rjust(max(len(title), 5)) for title, _ in columns(result)[:-1]) + "  errors"
+
+
+def row(result: dict[str, Any]) -> str:
+    cells = columns(result)
+    return " ".join(value.rjust(max(len(title), 5)) for title, value in cells[:-1]) + "  " + cells[-1][1]
+
+
+def numbers(text: str) -> list[int]:
+    values = [int(part) for part in text.split(",") if part.strip()]
+    if not values or any(value < 1 for value in values):
+        raise argparse.ArgumentTypeError("a comma-separated list of positive whole numbers")
+    return values
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=numbers, default=[10, 50, 100, 200], help="table counts (10,50,100,200)")
+    parser.add_argument("--processes", type=numbers, default=[1, 2], help="server process counts (1,2)")
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured window (30)")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds after every view arrived (5)")
+    parser.add_argument("--think", type=float, default=1.0, help="a player's pause before playing (1.0)")
+    parser.add_argument("--timeout", type=float, default=5.0, help="a move later than this is an error (5)")
+    parser.add_argument("--stall", type=float, default=10.0, help="a table with no progress this long stalled (10)")
+    parser.add_argument("--computer-pause", default="0.3", help="FEMKORT_COMPUTER_PAUSE for the servers (0.3)")
+    parser.add_argument("--database", default=DEFAULT_DATABASE, help="dropped and recreated (name must say bench)")
+    parser.add_argument("--redis", default=DEFAULT_REDIS, help="flushed before each case (not db 0)")
+    parser.add_argument("--deadline", type=float, default=900.0, help="skip cases that would start after this (900)")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = parser.parse_args()
+
+    began = time.monotonic()
+    workdir = Path(tempfile.mkdtemp(prefix="femkort-bench-load-"))
+    print(f"server logs in {workdir}", file=sys.stderr)
+    secret = secrets.token_urlsafe(50)
+    common = {
+        "DJANGO_SETTINGS_MODULE": "femkort_site.settings",
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": secret,
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DJANGO_SECURE_SSL_REDIRECT": "0",
+        "DATABASE_URL": args.database,
+    }
+    server_env = os.environ | common
+    server_env |= {
+        "DJANGO_CONN_MAX_AGE": "60",
+        "REDIS_URL": args.redis,
+        "FEMKORT_COMPUTER_PAUSE": args.computer_pause,
+        "PYTHONUNBUFFERED": "1",
+    }
+    os.environ.update(common)
+    os.environ.pop("REDIS_URL", None)  # this process only sets tables up: no channel layer needed
+    os.environ["DJANGO_CONN_MAX_AGE"] = "0"
+
+    recreate_database(args.database)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+    results = []
+    for processes in args.processes:
+        for count in args.tables:
+            if time.monotonic() - began > args.deadline:
+                print(f"skipped {processes} process(es), {count} tables: past --deadline", file=sys.stderr)
+                continue
+            print(f"{processes} process(es), {count} tables:", file=sys.stderr)
+            result = run_case(processes, count, args, server_env, workdir)
+            results.append(result)
+            if not args.json:
+                if len(results) == 1:
+                    print(header(result))
+                print(row(result), flush=True)
+                for text, times in result["messages"].items():
+                    print(f"{'':>12}message x{times}: {text}")
+                for kind in result["server_error_kinds"]:
+                    print(f"{'':>12}server error: {kind}")
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        print(
+            f"{args.seconds:.0f} s window after {args.warmup:.0f} s warm-up; latency in ms (move -> all 3 views); "
+            f"CPU % of one core; {os.cpu_count()} cores; total {time.monotonic() - began:.0f} s"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
