@@ -706,6 +706,7 @@ def main() -> int:
     parser.add_argument("--redis", default=DEFAULT_REDIS, help="flushed before each case (not db 0)")
     parser.add_argument("--deadline", type=float, default=900.0, help="skip cases that would start after this (900)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--save", type=Path, help="also write the results as JSON to this file")
     args = parser.parse_args()
 
     began = time.monotonic()
@@ -748,6 +749,8 @@ def main() -> int:
             print(f"{processes} process(es), {count} tables:", file=sys.stderr)
             result = run_case(processes, count, args, server_env, workdir)
             results.append(result)
+            if args.save:  # after every case, so an interrupted run keeps what it measured
+                args.save.write_text(json.dumps(results, indent=2) + "\n")
             if not args.json:
                 if len(results) == 1:
                     print(header(result))
