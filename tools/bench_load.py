@@ -23,12 +23,15 @@ in the window to arrive. Printed per case:
 - move -> all 3 views: for each human move sent in the window, the time from sending it
   until all three players at the table have a view with ``data-seq`` >= seq + 1
   (p50/p95/p99/max in ms, and how many moves);
-- errors over the whole run (connect, warm-up, window, drain): ``refused`` (handshake
-  answered with an HTTP status), ``connect`` (failed or timed out), ``closed(code)``
-  (a socket the server closed), ``stale``/``refused-move`` (a message frame instead of a
-  view), ``timeout`` (a move whose views did not all arrive within ``--timeout``),
-  ``lost`` (a window move still incomplete at the end), ``stalled`` (a table with no
-  progress for ``--stall`` seconds), ``server-errors`` (tracebacks in the servers' logs);
+- errors over the whole run (connect, warm-up, window, drain): ``refused(status)`` and
+  ``connect:<exception>`` (handshake attempts answered with an HTTP error, or that failed
+  or timed out; like htmx-ext-ws, a player retries with full-jitter backoff, 1 s doubling
+  up to 64 s, for 90 s at the start and 30 s after a close), ``unconnected`` (players that
+  gave up), ``closed(code)`` (a socket the server closed; the player reconnects),
+  ``stale``/``refused-move`` (a message frame instead of a view), ``timeout`` (a move
+  whose views did not all arrive within ``--timeout``), ``lost`` (a window move still
+  incomplete at the end), ``stalled`` (a table with no progress for ``--stall`` seconds),
+  ``server-errors`` (tracebacks in the servers' logs);
 - server CPU (all daphne processes, % of one core) and CPU ms per card; PostgreSQL CPU
   (the backends connected to ``femkort_bench``), the client's own CPU, and everything else
   on the machine (all cores' busy time minus those and Redis: other work), % of one core;
@@ -48,9 +51,11 @@ import argparse
 import asyncio
 import contextlib
 import http.client
+import itertools
 import json
 import math
 import os
+import random
 import re
 import secrets
 import signal
@@ -73,7 +78,9 @@ SEATS = 4
 HUMANS = 3
 TARGET = 1000
 CLK_TCK = os.sysconf("SC_CLK_TCK")
-CONNECT_CONCURRENCY = 25
+CONNECT_CONCURRENCY = 25  # handshakes in flight at once
+CONNECT_WITHIN = 90.0  # seconds for every player to connect at the start (retrying)
+RECONNECT_WITHIN = 30.0  # seconds for a player whose socket closed to get back
 
 # --- frames ---------------------------------------------------------------------------------
 
@@ -354,6 +361,7 @@ class Player:
     server: Server
     cookie: str
     ws: Any = None
+    open: bool = False
     seen: int = -1
     acted: int = -1
 
@@ -370,6 +378,7 @@ class Run:
     closing: bool = False
     human_moves: int = 0
     tasks: set[asyncio.Task] = field(default_factory=set)
+    handshakes: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(CONNECT_CONCURRENCY))
 
     def spawn(self, coroutine: Any) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -422,6 +431,7 @@ class Run:
             self.errors[f"send:{type(error).__name__}"] += 1
 
     async def read(self, player: Player) -> None:
+        """Handle frames until the socket closes; an unexpected close is counted and the player reconnects."""
         from websockets.exceptions import ConnectionClosed
 
         try:
@@ -431,34 +441,49 @@ class Run:
             pass
         except Exception as error:
             self.errors[f"read:{type(error).__name__}"] += 1
+        player.open = False
         if not self.closing:
             self.errors[f"closed({player.ws.close_code})"] += 1
+            await self.connect(player, time.perf_counter() + RECONNECT_WITHIN)
 
-    async def connect(self, player: Player, limit: asyncio.Semaphore) -> None:
+    async def connect(self, player: Player, give_up: float) -> None:
+        """Open the player's socket, retrying like htmx-ext-ws (full-jitter backoff) until ``give_up``.
+
+        Every failed attempt is counted; a player still not connected at ``give_up`` counts as ``unconnected``.
+        """
         from websockets.asyncio.client import connect
         from websockets.exceptions import InvalidStatus
 
         url = f"ws://127.0.0.1:{player.server.port}/ws/tables/{player.table.session_id}/"
         headers = {"Cookie": player.cookie, "Origin": player.server.origin}
-        async with limit:
-            try:
-                player.ws = await connect(
-                    url,
-                    additional_headers=headers,
-                    open_timeout=30,
-                    ping_interval=None,  # like a browser: daphne pings, the client only answers
-                    close_timeout=2,
-                    compression=None,  # daphne does not negotiate permessage-deflate anyway
-                    proxy=None,
-                    max_size=2**22,
-                )
-            except InvalidStatus as refused:
-                self.errors[f"refused({refused.response.status_code})"] += 1
+        for attempt in itertools.count():
+            async with self.handshakes:
+                if self.closing:
+                    return
+                try:
+                    ws = await connect(
+                        url,
+                        additional_headers=headers,
+                        open_timeout=30,
+                        ping_interval=None,  # like a browser: daphne pings, the client only answers
+                        close_timeout=2,
+                        compression=None,  # daphne does not negotiate permessage-deflate anyway
+                        proxy=None,
+                        max_size=2**22,
+                    )
+                except InvalidStatus as refused:
+                    self.errors[f"refused({refused.response.status_code})"] += 1
+                except Exception as error:
+                    self.errors[f"connect:{type(error).__name__}"] += 1
+                else:
+                    player.ws, player.open, player.acted = ws, True, -1  # a new page: it may act on what it shows
+                    self.spawn(self.read(player))
+                    return
+            delay = random.random() * 2 ** min(attempt, 6)
+            if time.perf_counter() + delay > give_up:
+                self.errors["unconnected"] += 1
                 return
-            except Exception as error:
-                self.errors[f"connect:{type(error).__name__}"] += 1
-                return
-        self.spawn(self.read(player))
+            await asyncio.sleep(delay)
 
     async def watch(self, tables: Sequence[Table]) -> None:
         """Count moves not seen by all three within ``timeout`` and tables with no progress for ``stall``."""
@@ -523,19 +548,20 @@ async def drive(
     watcher: asyncio.Task | None = None
     try:
         started = time.perf_counter()
-        limit = asyncio.Semaphore(CONNECT_CONCURRENCY)
-        await asyncio.wait_for(asyncio.gather(*(run.connect(player, limit) for player in players)), 120)
-        connected = [player for player in players if player.ws is not None]
+        give_up = started + CONNECT_WITHIN
+        await asyncio.wait_for(asyncio.gather(*(run.connect(player, give_up) for player in players)), 150)
         deadline = time.perf_counter() + 60
-        while any(player.seen < 0 for player in connected) and time.perf_counter() < deadline:
+        while any(player.open and player.seen < 0 for player in players) and time.perf_counter() < deadline:
             await asyncio.sleep(0.1)
         ready = time.perf_counter() - started
         for table in tables:  # stalls count from here on
             table.progressed = time.perf_counter()
         watcher = asyncio.get_running_loop().create_task(run.watch(tables))
-        print(f"  {len(connected)}/{len(players)} connected, all views in {ready:.1f} s; warm-up", file=sys.stderr)
+        connected = sum(player.open for player in players)
+        print(f"  {connected}/{len(players)} connected, all views in {ready:.1f} s; warm-up", file=sys.stderr)
         await asyncio.sleep(args.warmup)
         before = await snapshot(servers, tables, database)
+        connected = sum(player.open for player in players)
         run.window = (before.at, before.at + args.seconds)
         await asyncio.sleep(max(0.0, run.window[1] - time.perf_counter()))
         after = await snapshot(servers, tables, database)
@@ -549,13 +575,13 @@ async def drive(
         run.closing = True
         if watcher is not None:
             watcher.cancel()
-        sockets = [player.ws for player in players if player.ws is not None]
+        sockets = [player.ws for player in players if player.open]
         with contextlib.suppress(Exception):
             await asyncio.wait_for(asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True), 15)
         for task in list(run.tasks):
             task.cancel()
         await asyncio.gather(*run.tasks, return_exceptions=True)
-    return summarise(run, before, after, len(connected), ready)
+    return summarise(run, before, after, connected, ready)
 
 
 def summarise(run: Run, before: Snapshot, after: Snapshot, connected: int, ready: float) -> dict[str, Any]:
@@ -635,7 +661,7 @@ def run_case(
     servers = start_servers(processes, env, workdir, f"p{processes}-t{count}")
     try:
         database = urlsplit(args.database).path.lstrip("/")
-        budget = 120 + 60 + args.warmup + args.seconds + args.timeout + 60
+        budget = 150 + 60 + args.warmup + args.seconds + args.timeout + 60
         result = asyncio.run(asyncio.wait_for(drive(plans, servers, args, database), budget))
     finally:
         stop_servers(servers)
