@@ -291,29 +291,33 @@ class TablePlan:
 def create_tables(count: int) -> list[TablePlan]:
     """Users, tables of 3 players + 1 medium computer, started with a target of 1000 wins, and logins."""
     from django.contrib.auth.hashers import make_password
-    from django.test import Client
+    from django.db import transaction
 
     from accounts.models import User
+
+    with transaction.atomic():  # one commit for the whole setup
+        users = User.objects.bulk_create(
+            User(username=f"load{i}", password=make_password(None)) for i in range(count * HUMANS)
+        )
+        return [_create_table(users[number * HUMANS : (number + 1) * HUMANS]) for number in range(count)]
+
+
+def _create_table(players: Sequence[Any]) -> TablePlan:
+    from django.test import Client
+
     from games import services
 
-    users = User.objects.bulk_create(
-        User(username=f"load{i}", password=make_password(None)) for i in range(count * HUMANS)
-    )
-    plans = []
-    for number in range(count):
-        players = users[number * HUMANS : (number + 1) * HUMANS]
-        session = services.table_create(host=players[0], seats=SEATS, options={"target": TARGET})
-        for user in players[1:]:
-            services.seat_take(session_id=session.pk, user=user)
-        services.computer_add(session_id=session.pk, user=players[0], level="medium")
-        services.session_start(session_id=session.pk, user=players[0])
-        cookies = []
-        for user in players:
-            client = Client()
-            client.force_login(user)
-            cookies.append(f"sessionid={client.cookies['sessionid'].value}")
-        plans.append(TablePlan(session.pk, cookies))
-    return plans
+    session = services.table_create(host=players[0], seats=SEATS, options={"target": TARGET})
+    for user in players[1:]:
+        services.seat_take(session_id=session.pk, user=user)
+    services.computer_add(session_id=session.pk, user=players[0], level="medium")
+    services.session_start(session_id=session.pk, user=players[0])
+    cookies = []
+    for user in players:
+        client = Client()
+        client.force_login(user)
+        cookies.append(f"sessionid={client.cookies['sessionid'].value}")
+    return TablePlan(session.pk, cookies)
 
 
 def database_now(database: str) -> tuple[int, list[int]]:
