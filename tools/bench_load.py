@@ -26,7 +26,7 @@ in the window to arrive. Printed per case:
 - errors over the whole run (connect, warm-up, window, drain): ``refused(status)`` and
   ``connect:<exception>`` (handshake attempts answered with an HTTP error, or that failed
   or timed out; like htmx-ext-ws, a player retries with full-jitter backoff, 1 s doubling
-  up to 64 s, for 90 s at the start and 30 s after a close), ``unconnected`` (players that
+  up to 64 s, for 45 s at the start and 30 s after a close), ``unconnected`` (players that
   gave up), ``closed(code)`` (a socket the server closed; the player reconnects),
   ``stale``/``refused-move`` (a message frame instead of a view), ``timeout`` (a move
   whose views did not all arrive within ``--timeout``), ``lost`` (a window move still
@@ -79,8 +79,10 @@ HUMANS = 3
 TARGET = 1000
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 CONNECT_CONCURRENCY = 25  # handshakes in flight at once
-CONNECT_WITHIN = 90.0  # seconds for every player to connect at the start (retrying)
+CONNECT_WITHIN = 45.0  # seconds for every player to connect at the start (retrying)
+FIRST_VIEW_WITHIN = 20.0  # then seconds for every connected player to receive its first view
 RECONNECT_WITHIN = 30.0  # seconds for a player whose socket closed to get back
+HANDSHAKE_TIMEOUT = 15.0  # for one attempt (daphne itself rejects handshakes not accepted within 5 s)
 
 # --- frames ---------------------------------------------------------------------------------
 
@@ -464,11 +466,14 @@ class Run:
             async with self.handshakes:
                 if self.closing:
                     return
+                if time.perf_counter() > give_up:
+                    self.errors["unconnected"] += 1
+                    return
                 try:
                     ws = await connect(
                         url,
                         additional_headers=headers,
-                        open_timeout=30,
+                        open_timeout=HANDSHAKE_TIMEOUT,
                         ping_interval=None,  # like a browser: daphne pings, the client only answers
                         close_timeout=2,
                         compression=None,  # daphne does not negotiate permessage-deflate anyway
@@ -553,8 +558,13 @@ async def drive(
     try:
         started = time.perf_counter()
         give_up = started + CONNECT_WITHIN
-        await asyncio.wait_for(asyncio.gather(*(run.connect(player, give_up) for player in players)), 150)
-        deadline = time.perf_counter() + 60
+        loop = asyncio.get_running_loop()
+        connecting = [loop.create_task(run.connect(player, give_up)) for player in players]
+        _, late = await asyncio.wait(connecting, timeout=CONNECT_WITHIN + HANDSHAKE_TIMEOUT + 5)
+        for task in late:  # only if an attempt overran badly; counted like a player that gave up
+            task.cancel()
+            run.errors["unconnected"] += 1
+        deadline = time.perf_counter() + FIRST_VIEW_WITHIN
         while any(player.open and player.seen < 0 for player in players) and time.perf_counter() < deadline:
             await asyncio.sleep(0.1)
         ready = time.perf_counter() - started
@@ -665,7 +675,7 @@ def run_case(
     servers = start_servers(processes, env, workdir, f"p{processes}-t{count}")
     try:
         database = urlsplit(args.database).path.lstrip("/")
-        budget = 150 + 60 + args.warmup + args.seconds + args.timeout + 60
+        budget = CONNECT_WITHIN + HANDSHAKE_TIMEOUT + FIRST_VIEW_WITHIN + args.warmup + args.seconds + args.timeout + 60
         result = asyncio.run(asyncio.wait_for(drive(plans, servers, args, database), budget))
     finally:
         stop_servers(servers)
@@ -681,36 +691,40 @@ def run_case(
 
 
 def columns(result: dict[str, Any]) -> list[tuple[str, str]]:
-    """(title, value) for one printed row."""
+    """(title, value) for one printed row; ``-`` for what the result lacks."""
 
-    def number(value: float | None, digits: int = 0) -> str:
+    def number(key: str, digits: int = 0, within: dict[str, Any] = result) -> str:
+        value = within.get(key)
         return "-" if value is None else f"{value:.{digits}f}"
 
-    latency = result["latency_ms"]
+    load = result.get("load")
+    errors = result.get("errors", {})
     return [
-        ("proc", str(result["processes"])),
-        ("tables", str(result["tables"])),
-        ("conns", str(result["connected"])),
-        ("cards/s", number(result["cards_per_second"], 1)),
-        ("moves", str(result["moves_timed"])),
-        *((name, number(latency[name])) for name in ("p50", "p95", "p99", "max")),
-        ("srvCPU%", number(result["server_cpu_percent"])),
-        ("ms/card", number(result["server_cpu_ms_per_card"], 1)),
-        ("q/card", number(result["db_queries_per_card"], 1)),
-        ("rt/card", number(result["db_round_trips_per_card"], 1)),
-        ("pgCPU%", number(result["postgres_cpu_percent"])),
-        ("cliCPU%", number(result["client_cpu_percent"])),
-        ("othCPU%", number(result["other_cpu_percent"])),
-        ("load", f"{result['load'][0]:.1f}-{result['load'][1]:.1f}"),
-        ("errors", " ".join(f"{kind}={count}" for kind, count in result["errors"].items()) or "none"),
+        ("proc", number("processes")),
+        ("tables", number("tables")),
+        ("conns", number("connected")),
+        ("cards/s", number("cards_per_second", 1)),
+        ("moves", number("moves_timed")),
+        *((name, number(name, within=result.get("latency_ms", {}))) for name in ("p50", "p95", "p99", "max")),
+        ("srvCPU%", number("server_cpu_percent")),
+        ("ms/card", number("server_cpu_ms_per_card", 1)),
+        ("q/card", number("db_queries_per_card", 1)),
+        ("rt/card", number("db_round_trips_per_card", 1)),
+        ("pgCPU%", number("postgres_cpu_percent")),
+        ("cliCPU%", number("client_cpu_percent")),
+        ("othCPU%", number("other_cpu_percent")),
+        ("load", f"{load[0]:.1f}-{load[1]:.1f}" if load else "-"),
+        ("errors", " ".join(f"{kind}={count}" for kind, count in errors.items()) or "none"),
     ]
 
 
-def header(result: dict[str, Any]) -> str:
-    return " ".join(title.rjust(max(len(title), 5)) for title, _ in columns(result)[:-1]) + "  errors"
+def header() -> str:
+    return " ".join(title.rjust(max(len(title), 5)) for title, _ in columns({})[:-1]) + "  errors"
 
 
 def row(result: dict[str, Any]) -> str:
+    if "failed" in result:
+        return f"{result['processes']:>4} {result['tables']:>6}  failed: {result['failed']}"
     cells = columns(result)
     return " ".join(value.rjust(max(len(title), 5)) for title, value in cells[:-1]) + "  " + cells[-1][1]
 
@@ -777,17 +791,21 @@ def main() -> int:
                 print(f"skipped {processes} process(es), {count} tables: past --deadline", file=sys.stderr)
                 continue
             print(f"{processes} process(es), {count} tables:", file=sys.stderr)
-            result = run_case(processes, count, args, server_env, workdir)
+            try:
+                result = run_case(processes, count, args, server_env, workdir)
+            except Exception as error:  # report it and go on with the next case
+                print(f"  failed: {error!r}", file=sys.stderr)
+                result = {"processes": processes, "tables": count, "failed": repr(error)}
             results.append(result)
             if args.save:  # after every case, so an interrupted run keeps what it measured
                 args.save.write_text(json.dumps(results, indent=2) + "\n")
             if not args.json:
                 if len(results) == 1:
-                    print(header(result))
+                    print(header())
                 print(row(result), flush=True)
-                for text, times in result["messages"].items():
+                for text, times in result.get("messages", {}).items():
                     print(f"{'':>12}message x{times}: {text}")
-                for kind in result["server_error_kinds"]:
+                for kind in result.get("server_error_kinds", []):
                     print(f"{'':>12}server error: {kind}")
     if args.json:
         print(json.dumps(results, indent=2))
