@@ -30,8 +30,9 @@ in the window to arrive. Printed per case:
   gave up), ``closed(code)`` (a socket the server closed; the player reconnects),
   ``stale``/``refused-move`` (a message frame instead of a view), ``timeout`` (a move
   whose views did not all arrive within ``--timeout``), ``lost`` (a window move still
-  incomplete at the end), ``stalled`` (a table with no progress for ``--stall`` seconds),
-  ``server-errors`` (tracebacks in the servers' logs);
+  incomplete at the end), ``stalled`` (a table with no progress for ``--stall`` seconds: an
+  overloaded server or a missing player), ``no-progress`` (tables that played no card in
+  the whole window), ``server-errors`` (tracebacks in the servers' logs);
 - server CPU (all daphne processes, % of one core) and CPU ms per card; PostgreSQL CPU
   (the backends connected to ``femkort_bench``), the client's own CPU, and everything else
   on the machine (all cores' busy time minus those and Redis: other work), % of one core;
@@ -521,7 +522,7 @@ class Snapshot:
     postgres: dict[int, float]
     redis: float
     client: float
-    seqs: int
+    seqs: list[int]
     load: float
     machine: float
 
@@ -536,7 +537,7 @@ async def snapshot(servers: Sequence[Server], tables: Sequence[Table], database:
         postgres={pid: cpu_seconds(pid) for pid in backends},
         redis=sum(cpu_seconds(pid) for pid in processes_named("redis-server")),
         client=cpu_seconds("self"),
-        seqs=sum(max(table.top_seq, 0) for table in tables),
+        seqs=[max(table.top_seq, 0) for table in tables],
         load=os.getloadavg()[0],
         machine=machine_busy_seconds(),
     )
@@ -613,6 +614,9 @@ def summarise(run: Run, before: Snapshot, after: Snapshot, connected: int, ready
     client = after.client - before.client
     other = (after.machine - before.machine) - server_cpu - postgres - redis - client
     latencies = sorted(run.latencies)
+    frozen = sum(end <= start for start, end in zip(before.seqs, after.seqs, strict=True))
+    if frozen:
+        run.errors["no-progress"] += frozen
 
     def per_card(value: float) -> float | None:
         return value / cards if cards else None
@@ -623,7 +627,7 @@ def summarise(run: Run, before: Snapshot, after: Snapshot, connected: int, ready
         "seconds": round(seconds, 2),
         "cards": cards,
         "cards_per_second": round(cards / seconds, 2),
-        "cards_per_second_seen": round((after.seqs - before.seqs) / seconds, 2),
+        "cards_per_second_seen": round((sum(after.seqs) - sum(before.seqs)) / seconds, 2),
         "human_moves_sent": run.human_moves,
         "moves_timed": len(latencies),
         "latency_ms": {
