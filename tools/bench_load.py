@@ -527,12 +527,27 @@ class Snapshot:
     machine: float
 
 
+async def server_counts(servers: Sequence[Server]) -> list[dict[str, int]]:
+    """Ask every server for its totals now (SIGUSR1) and wait up to 5 s for each to write them."""
+    serials = [read_counts(server.counts).get("serial", -1) for server in servers]
+    for server in servers:
+        server.process.send_signal(signal.SIGUSR1)
+    deadline = time.perf_counter() + 5
+    while True:
+        counts = [read_counts(server.counts) for server in servers]
+        fresh = all(count.get("serial", -1) > serial for count, serial in zip(counts, serials, strict=True))
+        if fresh or time.perf_counter() > deadline:
+            return counts
+        await asyncio.sleep(0.005)
+
+
 async def snapshot(servers: Sequence[Server], tables: Sequence[Table], database: str) -> Snapshot:
     plays, backends = await asyncio.wait_for(asyncio.to_thread(database_now, database), 10)
+    counts = await server_counts(servers)
     return Snapshot(
         at=time.perf_counter(),
         servers=[cpu_seconds(server.process.pid) for server in servers],
-        counts=[read_counts(server.counts) for server in servers],
+        counts=counts,
         plays=plays,
         postgres={pid: cpu_seconds(pid) for pid in backends},
         redis=sum(cpu_seconds(pid) for pid in processes_named("redis-server")),

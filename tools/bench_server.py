@@ -12,29 +12,30 @@ Sets up Django, then counts in this process, across every thread's connection:
 - ``pings``: connection health checks (``SELECT 1`` sent by psycopg directly, bypassing
   the cursor wrapper; ``CONN_HEALTH_CHECKS`` runs one per request or consumer DB call).
 
-Every 0.25 s a daemon thread writes the totals as JSON to the file named by
-``FEMKORT_BENCH_COUNTS`` (replaced atomically). Then it runs daphne's command line with
-the remaining arguments, exactly as ``python -m daphne ...`` would.
+It writes the totals as JSON to the file named by ``FEMKORT_BENCH_COUNTS`` (replaced
+atomically, with a ``serial`` that goes up each time) once at start and then whenever it
+receives SIGUSR1, so the bench reads them at the exact start and end of its window and
+nothing runs in the background. Then it runs daphne's command line with the remaining
+arguments, exactly as ``python -m daphne ...`` would.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
-INTERVAL = 0.25
-
 
 class Counters:
     """Thread-safe running totals."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # a signal handler may read while its thread holds the lock
         self._counts = {"queries": 0, "commits": 0, "rollbacks": 0, "pings": 0, "connections": 0}
 
     def add(self, name: str) -> None:
@@ -81,17 +82,22 @@ def install() -> None:
         setattr(backend, method, _counting(getattr(backend, method), name))
 
 
-def _write_forever(path: str) -> None:
-    partial = f"{path}.partial"
-    while True:
-        data = COUNTERS.snapshot() | {"pid": os.getpid(), "time": time.monotonic()}
+class Writer:
+    """Writes the totals to ``path``, numbered, each time it is called."""
+
+    def __init__(self, path: str) -> None:
+        self.path, self.serial = path, 0
+
+    def __call__(self, *signal_args: Any) -> None:
+        data = COUNTERS.snapshot() | {"pid": os.getpid(), "serial": self.serial, "time": time.monotonic()}
+        self.serial += 1
+        partial = f"{self.path}.partial"
         try:
             with open(partial, "w") as out:
                 json.dump(data, out)
-            os.replace(partial, path)
+            os.replace(partial, self.path)
         except OSError:
             pass
-        time.sleep(INTERVAL)
 
 
 def main() -> None:
@@ -102,7 +108,9 @@ def main() -> None:
     install()
     path = os.environ.get("FEMKORT_BENCH_COUNTS")
     if path:
-        threading.Thread(target=_write_forever, args=(path,), name="bench-counts", daemon=True).start()
+        writer = Writer(path)
+        signal.signal(signal.SIGUSR1, writer)  # daphne (twisted) handles only INT, TERM and CHLD
+        writer()
     from daphne.cli import CommandLineInterface
 
     sys.argv = ["daphne", *sys.argv[1:]]
