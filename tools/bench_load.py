@@ -10,7 +10,7 @@ with a target of 1000 wins, so none finishes inside the window.
 Servers are daphne in production mode (``DJANGO_DEBUG=0``, ``DJANGO_CONN_MAX_AGE=60``),
 on 127.0.0.1 only, started through ``tools.bench_server`` (which counts database round
 trips without touching product code), sharing PostgreSQL (database ``femkort_bench``,
-dropped and recreated at start, flushed before each case) and Redis (db 5 by default,
+dropped and recreated at start, flushed before each case) and Redis (db 11 by default,
 flushed before each case). With two processes, players' connections alternate between
 them, so most moves reach some players through Redis. Readiness is a TCP connect plus
 any HTTP answer to ``/``.
@@ -32,7 +32,10 @@ in the window to arrive. Printed per case:
   whose views did not all arrive within ``--timeout``), ``lost`` (a window move still
   incomplete at the end), ``stalled`` (a table with no progress for ``--stall`` seconds: an
   overloaded server or a missing player), ``no-progress`` (tables that played no card in
-  the whole window), ``server-errors`` (tracebacks in the servers' logs);
+  the whole window), ``server-errors`` (tracebacks in the servers' logs),
+  ``foreign-redis-clients`` (other clients on the bench's Redis db when the case ended:
+  their group messages may have reached our consumers; a case refuses to start, and the
+  run to drop the database, while someone else is connected to them);
 - server CPU (all daphne processes, % of one core) and CPU ms per card; PostgreSQL CPU
   (the backends connected to ``femkort_bench``), the client's own CPU, and everything else
   on the machine (all cores' busy time minus those and Redis: other work), % of one core;
@@ -74,7 +77,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/femkort_bench"
-DEFAULT_REDIS = "redis://127.0.0.1:6379/5"
+DEFAULT_REDIS = "redis://127.0.0.1:6379/11"
 SEATS = 4
 HUMANS = 3
 TARGET = 1000
@@ -269,15 +272,34 @@ def recreate_database(database_url: str) -> None:
         raise SystemExit(f"refusing to drop {name!r}: the bench database name must contain 'bench'")
     maintenance = urlunsplit(parts._replace(scheme="postgresql", path="/postgres"))
     with psycopg.connect(maintenance, autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        others = connection.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s", [name]).fetchone()
+        if others and others[0]:
+            raise SystemExit(f"refusing to drop {name!r}: {others[0]} other connection(s) use it; pick --database")
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}"')
         connection.execute(f'CREATE DATABASE "{name}"')
 
 
+def redis_users(redis_url: str) -> list[str]:
+    """Addresses of other clients connected to the bench's Redis db (none while no server of ours runs)."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        db, me = str(client.connection_pool.connection_kwargs.get("db", 0)), client.client_id()
+        return [str(c.get("addr")) for c in client.client_list() if str(c.get("db")) == db and c.get("id") != str(me)]
+    finally:
+        client.close()
+
+
 def flush_redis(redis_url: str) -> None:
+    """Empty the bench's Redis db, unless it is db 0 or someone else is using it."""
     import redis
 
     if urlsplit(redis_url).path.strip("/") in ("", "0"):
-        raise SystemExit("refusing to flush Redis db 0: give --redis a db of its own, e.g. redis://127.0.0.1:6379/5")
+        raise SystemExit("refusing to flush Redis db 0: give --redis a db of its own, e.g. redis://127.0.0.1:6379/11")
+    others = redis_users(redis_url)
+    if others:
+        raise RuntimeError(f"{len(others)} other client(s) use {redis_url} ({', '.join(others[:3])}); pick --redis")
     client = redis.Redis.from_url(redis_url)
     try:
         client.flushdb()
@@ -698,6 +720,9 @@ def run_case(
         result = asyncio.run(asyncio.wait_for(drive(plans, servers, args, database), budget))
     finally:
         stop_servers(servers)
+    others = redis_users(args.redis)  # ours have stopped: anyone still here shared the channel layer with us
+    if others:
+        result["errors"]["foreign-redis-clients"] = len(others)
     tracebacks, kinds = log_errors(servers)
     if tracebacks:
         result["errors"]["server-errors"] = tracebacks
