@@ -40,3 +40,4 @@ def test_attribute_order_does_not_matter_and_messages_are_not_views():
     refusal = render_to_string("games/_message.html", {"message": "The table has moved on."})
     assert parse_frame(refusal) is None
     assert message_text(refusal) == "The table has moved on."
+    assert message_text('<span id="seat-1-presence" hx-swap-oob="true">online</span>') is None

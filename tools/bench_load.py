@@ -125,10 +125,10 @@ def parse_frame(frame: str) -> View | None:
     return View(int(seq.group(1)), tuple(playable))
 
 
-def message_text(frame: str) -> str:
-    """The text of a message frame (empty for the hidden, empty message that follows every view)."""
+def message_text(frame: str) -> str | None:
+    """The text of a message frame ("" for an empty message); ``None`` for any other fragment (e.g. presence)."""
     match = MESSAGE_TEXT.search(frame)
-    return re.sub(r"\s+", " ", match.group(1)).strip() if match else frame[:120]
+    return re.sub(r"\s+", " ", match.group(1)).strip() if match else None
 
 
 # --- processes, CPU, counters ----------------------------------------------------------------
@@ -406,6 +406,7 @@ class Run:
     window: tuple[float, float] = (math.inf, math.inf)
     closing: bool = False
     human_moves: int = 0
+    other_frames: int = 0  # neither a view nor a message (e.g. a presence fragment): not an error
     tasks: set[asyncio.Task] = field(default_factory=set)
     handshakes: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(CONNECT_CONCURRENCY))
 
@@ -418,7 +419,9 @@ class Run:
         view = parse_frame(frame)
         if view is None:
             text = message_text(frame)
-            if text:
+            if text is None:
+                self.other_frames += 1
+            elif text:
                 self.errors["stale" if "moved on" in text else "refused-move"] += 1
                 self.messages[text] += 1
                 table = player.table
@@ -675,6 +678,7 @@ def summarise(run: Run, before: Snapshot, after: Snapshot, connected: int, ready
         },
         "errors": dict(sorted(run.errors.items())),
         "messages": dict(run.messages.most_common(5)),
+        "other_frames": run.other_frames,
         "server_cpu_seconds": round(server_cpu, 2),
         "server_cpu_percent": round(100 * server_cpu / seconds, 1),
         "server_cpu_percent_each": [
