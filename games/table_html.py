@@ -24,6 +24,11 @@ _lock = threading.Lock()
 _pieces: OrderedDict[Hashable, str] = OrderedDict()
 
 
+def forget_all() -> None:
+    with _lock:
+        _pieces.clear()
+
+
 def table_html(table: TableView, *, error: str = "", request=None) -> str:
     """The ``#table`` element as ``table``'s viewer sees it (``request`` adds CSRF tokens to the forms)."""
     context = {"table": table, "error": error}

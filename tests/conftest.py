@@ -41,3 +41,16 @@ def fresh_channel_layer():
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def fresh_table_memory():
+    """Snapshots and rendered pieces are keyed by table id and seq; a rolled-back test database reuses ids."""
+    from games import table_html
+    from games.live import snapshots
+
+    snapshots.forget_all()
+    table_html.forget_all()
+    yield
+    snapshots.forget_all()
+    table_html.forget_all()

@@ -7,6 +7,7 @@ from games import services
 from games.models import GameSession
 from games.records import deal_state
 from games.selectors import table_view_for
+from games.table_html import message_html, table_html
 from tools.bench_load import View, message_text, parse_frame
 
 pytestmark = pytest.mark.django_db
@@ -14,8 +15,7 @@ pytestmark = pytest.mark.django_db
 
 def pushed_view(session: GameSession, user) -> str:
     """What TableConsumer sends: the table, then the (empty) message."""
-    context = {"table": table_view_for(session, user), "live": True, "message": ""}
-    return render_to_string("games/_table.html", context) + render_to_string("games/_message.html", context)
+    return table_html(table_view_for(session, user)) + message_html("")
 
 
 def test_the_player_to_act_sees_its_legal_cards_and_the_others_none(players):

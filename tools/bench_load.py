@@ -7,7 +7,7 @@ and 1 computer player (medium, ``FEMKORT_COMPUTER_PAUSE=0.3``); each player play
 first playable card 1.0 s after a view showing its turn arrives. Sessions are created
 with a target of 1000 wins, so none finishes inside the window.
 
-Servers are daphne in production mode (``DJANGO_DEBUG=0``, ``DJANGO_CONN_MAX_AGE=60``),
+Servers are daphne in production mode (``DJANGO_DEBUG=0``, settings as deployed),
 on 127.0.0.1 only, started through ``tools.bench_server`` (which counts database round
 trips without touching product code), sharing PostgreSQL (database ``femkort_bench``,
 dropped and recreated at start, flushed before each case) and Redis (db 11 by default,
@@ -811,18 +811,18 @@ def main() -> int:
         "DJANGO_SECRET_KEY": secret,
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DJANGO_SECURE_SSL_REDIRECT": "0",
+        "DJANGO_EMAIL_BACKEND": "django.core.mail.backends.dummy.EmailBackend",
         "DATABASE_URL": args.database,
     }
     server_env = os.environ | common
     server_env |= {
-        "DJANGO_CONN_MAX_AGE": "60",
         "REDIS_URL": args.redis,
         "FEMKORT_COMPUTER_PAUSE": args.computer_pause,
         "PYTHONUNBUFFERED": "1",
     }
     os.environ.update(common)
     os.environ.pop("REDIS_URL", None)  # this process only sets tables up: no channel layer needed
-    os.environ["DJANGO_CONN_MAX_AGE"] = "0"
+    os.environ["DJANGO_DB_POOL"] = "0"
 
     recreate_database(args.database)
     import django

@@ -24,6 +24,13 @@ _online: dict[int, frozenset[int]] = {}
 _reads: dict[int, asyncio.Future[TableSnapshot | None]] = {}
 
 
+def forget_all() -> None:
+    """Only for a database that went back in time (tests that roll back, a restored backup)."""
+    with _lock:
+        _latest.clear()
+        _online.clear()
+
+
 def peek(session_id: int) -> TableSnapshot | None:
     with _lock:
         return _latest.get(session_id)

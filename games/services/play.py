@@ -10,7 +10,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -30,21 +30,109 @@ from .locks import locked_session
 from .standings import standings_record
 
 
-@transaction.atomic
 def card_play(
     *, session_id: int, user: User, card: str, seen_seq: int, rng: random.Random | None = None
 ) -> GameSession:
     """Play ``card`` for ``user``'s seat, having seen the table at ``seen_seq``.
 
-    The session row is locked, so moves at one table apply one at a time; a stale
-    ``seen_seq`` (double click, old page) or an illegal card changes nothing.
+    Moves at one table apply one at a time, and a stale ``seen_seq`` (double click, old
+    page) or an illegal card changes nothing and says why.
     """
+    known = snapshots.peek(session_id)
+    seat = _seat_of(known.seats, user) if known is not None else None
+    if known is not None and seat is not None and known.seq == seen_seq:
+        moved = _play_known(known, card, seat.position)
+        if moved is not None:
+            return moved
+    return _card_play_locked(session_id=session_id, user=user, card=card, seen_seq=seen_seq, rng=rng)
+
+
+def computer_turn(
+    *, session_id: int, seen_seq: int | None = None, card: str | None = None, rng: random.Random | None = None
+) -> GameSession | None:
+    """If a computer player is to act (and the table is still at ``seen_seq``), play its one card.
+
+    ``card`` is the computer's choice made outside any transaction (the live drivers decide
+    in a worker process); without it the choice is made here. Returns the session if it
+    played, else ``None``. Safe to call from several processes at once: only one of them
+    plays each turn.
+    """
+    known = snapshots.peek(session_id)
+    if card is not None and known is not None and known.seq == seen_seq:
+        seat = known.computer_to_act()
+        moved = _play_known(known, card, seat.position) if seat is not None else None
+        if moved is not None:
+            return moved
+    return _computer_turn_locked(session_id=session_id, seen_seq=seen_seq, card=card, rng=rng)
+
+
+def _play_known(known: TableSnapshot, card: str, position: int) -> GameSession | None:
+    """The common move, cheaply: on a table this process knows at exactly ``known.seq``.
+
+    The engine checks the card against the known state, then one compare-and-set on the
+    session's ``seq`` applies it only if nobody moved first: the same guarantee as the row
+    lock, without reading again what is already known. Anything else (an illegal card, the
+    deal's last card, another move first) returns ``None`` and goes the locked way, which
+    says why.
+    """
+    if known.session.status != GameSession.Status.PLAYING or known.state is None:
+        return None
+    try:
+        after = known.state.play(card, seat=position)
+    except IllegalPlay:
+        return None
+    if after.is_over:
+        return None
+    due = computer_due(known.seats, after)
+    with transaction.atomic():
+        if not _advance(known.session.pk, known.seq, due):
+            return None
+        _record(known.deal.pk, len(known.state.plays) + 1, position, card)
+        session = copy.copy(known.session)
+        session.seq, session.due = known.seq + 1, due
+        moved_on = replace(known, session=session, state=after)
+        transaction.on_commit(lambda: snapshots.keep(moved_on))
+        announce(session.pk, session.seq)
+    return session
+
+
+def _advance(session_id: int, seq: int, due: datetime | None) -> bool:
+    """Move the table from ``seq`` to ``seq + 1`` if it is still in play there (one statement, no read)."""
+    ops = connection.ops
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {ops.quote_name(GameSession._meta.db_table)} SET seq = seq + 1, due = %s "
+            "WHERE id = %s AND seq = %s AND status = %s",
+            [ops.adapt_datetimefield_value(due), session_id, seq, GameSession.Status.PLAYING],
+        )
+        return cursor.rowcount == 1
+
+
+def _record(deal_id: int, index: int, position: int, card: str) -> None:
+    ops = connection.ops
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {ops.quote_name(Play._meta.db_table)} (deal_id, seq, seat, card, played) "
+            "VALUES (%s, %s, %s, %s, %s)",
+            [deal_id, index, position, card, ops.adapt_datetimefield_value(timezone.now())],
+        )
+
+
+def _seat_of(seats: Sequence[Seat], user: User) -> Seat | None:
+    return next((s for s in seats if s.user_id == user.pk), None)
+
+
+@transaction.atomic
+def _card_play_locked(
+    *, session_id: int, user: User, card: str, seen_seq: int, rng: random.Random | None
+) -> GameSession:
+    """The full way: lock the session row, check everything in order, settle the deal if it ends."""
     session = locked_session(session_id)
     if session.status != GameSession.Status.PLAYING:
         raise TableError(_("This session is not in play."), code="not_playing")
     known = _known(session)
     seats = list(known.seats) if known else list(session.seats.select_related("user"))
-    seat = next((s for s in seats if s.user_id == user.pk), None)
+    seat = _seat_of(seats, user)
     if seat is None:
         raise NotSeated(_("You have no seat at this table."))
     if seen_seq != session.seq:
@@ -58,16 +146,9 @@ def card_play(
 
 
 @transaction.atomic
-def computer_turn(
-    *, session_id: int, seen_seq: int | None = None, card: str | None = None, rng: random.Random | None = None
+def _computer_turn_locked(
+    *, session_id: int, seen_seq: int | None, card: str | None, rng: random.Random | None
 ) -> GameSession | None:
-    """If a computer player is to act (and the table is still at ``seen_seq``), play its one card.
-
-    ``card`` is the computer's choice made outside the transaction (the live drivers decide in
-    a worker process so the row lock is held only to apply it); without it the choice is made
-    here. Returns the session if it played, else ``None``. Safe to call from several processes
-    at once: the row lock and the sequence number let only one of them play each turn.
-    """
     session = locked_session(session_id)
     if session.status != GameSession.Status.PLAYING or (seen_seq is not None and seen_seq != session.seq):
         return None
