@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import connection, transaction
@@ -30,7 +30,7 @@ def lobby_tables() -> dict[str, QuerySet[GameSession]]:
     }
 
 
-@dataclass
+@dataclass(frozen=True)
 class CardView:
     card: str
     label: str
@@ -41,8 +41,10 @@ class CardView:
     seat_name: str = ""
 
 
-@dataclass
+@dataclass(frozen=True)
 class SeatPanel:
+    """One seat as everyone sees it; hashable, so its rendering is shared until it changes."""
+
     position: int
     name: str
     computer: str
@@ -53,7 +55,7 @@ class SeatPanel:
     empty: bool
     connected: bool
     hand_size: int
-    played: list[CardView] = field(default_factory=list)
+    played: tuple[CardView, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,7 @@ class TableView:
     my_seat: int | None
     is_host: bool
     seats: list[SeatPanel]
-    hand: list[CardView]
+    hand: tuple[CardView, ...]
     trick: list[CardView]
     prompt: str
     deal_number: int | None
@@ -167,7 +169,7 @@ def table_view_for(session: GameSession, user: User | None) -> TableView:
 
 
 def _panel(seat: Seat, me: int | None, view: SeatView | None, won: set[str], connected: bool) -> SeatPanel:
-    played = [card_view(c, won=c in won) for c in view.played[seat.position]] if view else []
+    played = tuple(card_view(c, won=c in won) for c in view.played[seat.position]) if view else ()
     return SeatPanel(
         position=seat.position,
         name=seat.name,
@@ -175,7 +177,7 @@ def _panel(seat: Seat, me: int | None, view: SeatView | None, won: set[str], con
         wins=seat.wins,
         is_dealer=bool(view and view.dealer == seat.position),
         to_act=bool(view and view.to_act == seat.position),
-        is_me=seat.position == me,
+        is_me=seat.position == me and view is None,  # only a waiting table's seats depend on who looks
         empty=seat.is_empty,
         connected=connected,
         hand_size=view.hand_sizes[seat.position] if view else 0,
@@ -197,10 +199,10 @@ def trick_view(
     ]
 
 
-def _hand(view: SeatView | None) -> list[CardView]:
+def _hand(view: SeatView | None) -> tuple[CardView, ...]:
     if not view:
-        return []
-    return [card_view(card, legal=card in view.legal) for card in _sorted_hand(view.hand)]
+        return ()
+    return tuple(card_view(card, legal=card in view.legal) for card in _sorted_hand(view.hand))
 
 
 def _sorted_hand(cards: tuple[str, ...]) -> list[str]:

@@ -31,14 +31,24 @@ def forget_all() -> None:
 
 def table_html(table: TableView, *, error: str = "", request=None) -> str:
     """The ``#table`` element as ``table``'s viewer sees it (``request`` adds CSRF tokens to the forms)."""
-    context = {"table": table, "error": error}
+    context = {"table": table, "error": error, "seat_rows": _seat_rows(table)}
     if request is not None:  # forms carry this visitor's CSRF token: nothing to share
         body = render_to_string("games/_table_body.html", context, request)
         hand = render_to_string("games/_hand.html", context, request)
     else:
         body = _shared(("body", *_key(table), _body_variant(table)), "games/_table_body.html", context)
-        hand = _shared(("hand", *_key(table), table.my_seat), "games/_hand.html", context)
+        hand = _shared(
+            ("hand", get_language(), table.session.pk, table.hand, table.my_turn), "games/_hand.html", context
+        )
     return render_to_string("games/_table.html", context | {"body": mark_safe(body), "hand": mark_safe(hand)})
+
+
+def _seat_rows(table: TableView) -> list[str]:
+    """Once play starts, each seat looks the same to everyone: rendered once until that seat changes."""
+    if table.session.status == GameSession.Status.WAITING:
+        return []
+    language = get_language()
+    return [mark_safe(_shared(("seat", language, seat), "games/_seat.html", {"seat": seat})) for seat in table.seats]
 
 
 def presence_html(table: TableView) -> str:
