@@ -56,11 +56,18 @@ def redis_host(url: str) -> dict[str, Any]:
 
     channels-redis waits for messages with a 5-second blocking pop; redis-py's default socket
     timeout is also 5 s, so an idle consumer's read timed out and its socket closed. The read
-    timeout must be longer than the blocking pop; a short connect timeout and no retries make
-    an outage an error at once instead of a stall.
+    timeout must be longer than the blocking pop; a short connect timeout and a single retry
+    make an outage an error at once instead of a stall.
     """
+    from redis.asyncio.retry import Retry
+    from redis.backoff import NoBackoff
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
     return {
         "address": url,
+        # A pooled connection that died while Redis was away is replaced once, at once.
+        "retry": Retry(NoBackoff(), 1),
+        "retry_on_error": [RedisConnectionError],
         "socket_timeout": 15,
         "socket_connect_timeout": 2,
         "socket_keepalive": True,

@@ -82,13 +82,13 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CHANNEL_LAYERS = {
-    # A process's sockets share one Redis queue; at the default capacity of 100, bursts dropped messages.
+    # A process hears every table on one channel; at the default capacity of 100 bursts dropped messages.
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
         "CONFIG": {"hosts": [redis_host(REDIS_URL)], "capacity": 10_000},
     }
     if REDIS_URL
-    else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+    else {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 10_000}}
 }
 
 # Seconds a computer player waits before each card when play is live, so humans can follow.

@@ -143,6 +143,8 @@ class TcpProxy:
 
     def stop(self) -> None:
         if self.listener is not None:
+            with contextlib.suppress(OSError):  # wakes the accepting thread: without it the port keeps listening
+                self.listener.shutdown(socket.SHUT_RDWR)
             self.listener.close()
             self.listener = None
         for link in self.links:

@@ -204,6 +204,7 @@ async def test_an_overdue_computer_turn_is_played_by_the_sweep_with_nobody_conne
             break
         await asyncio.sleep(0.05)
     assert state.to_act == 0
+    now = await database_sync_to_async(GameSession.objects.get)(pk=session.pk)  # table_now reads in two steps
     assert now.due is None  # a person is to act: nothing is due
 
 

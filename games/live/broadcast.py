@@ -22,7 +22,7 @@ def table_group(session_id: int) -> str:
 
 def announce(session_id: int, seq: int) -> None:
     """Once the transaction commits, broadcast "table ``session_id`` is now at ``seq``"."""
-    transaction.on_commit(lambda: send_sync(session_id, {"type": "table.changed", "seq": seq}))
+    transaction.on_commit(lambda: send_sync(session_id, {"type": "table.changed", "session": session_id, "seq": seq}))
 
 
 def send_sync(session_id: int, message: dict) -> bool:

@@ -13,9 +13,9 @@ and its presence row behind it, and the player gets a message rather than a dead
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import logging
+import uuid
 from datetime import timedelta
 
 from channels.exceptions import StopConsumer
@@ -33,7 +33,6 @@ from games.selectors import table_view
 from games.table_html import message_html, presence_html, table_html
 
 from . import drivers, snapshots, sockets
-from .broadcast import table_group
 from .threads import db
 
 log = logging.getLogger(__name__)
@@ -49,15 +48,14 @@ class TableConsumer(AsyncWebsocketConsumer):
     sent_seq = -1
 
     async def __call__(self, scope, receive, send) -> None:
-        """Channels' consumer loop, with a third source: nudges from this process's resync."""
+        """Channels' consumer loop, fed by the browser and by this process's table listener (``sockets``)."""
         self.scope = scope
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
-        self.channel_name = await self.channel_layer.new_channel()
-        self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
+        self.channel_name = f"table-socket.{uuid.uuid4().hex}"  # names the presence row; messages come via nudges
         self.base_send = send
         self.nudges: asyncio.Queue = asyncio.Queue()
         try:
-            await await_many_dispatch([receive, self.channel_receive, self.nudges.get], self.dispatch)
+            await await_many_dispatch([receive, self.nudges.get], self.dispatch)
         except StopConsumer:
             pass
         except Exception as error:  # the channel layer went away, or a handler broke
@@ -80,9 +78,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=TOO_MANY)
             return
         self.joined = True
-        sockets.watch(self)
         try:
-            await self.channel_layer.group_add(table_group(self.session_id), self.channel_name)
+            await sockets.join(self)
         except Exception as error:  # Redis is away: refuse; the page polls and tries again later
             log.warning("table %s: no live updates while the channel layer is down: %r", self.session_id, error)
             await self.close()
@@ -148,6 +145,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         if snapshot is not None and self.sent_seq >= 0:
             await self.send(text_data=presence_html(table_view(snapshot, self.user, online)))
 
+    async def layer_lost(self, event: dict) -> None:
+        raise ConnectionError("the channel layer is unreachable")
+
     async def _send_view(self, seq: int, *, force: bool = False):
         """Send this user's table at ``seq`` or later, unless this socket has already shown that much."""
         snapshot = await snapshots.at_least(self.session_id, seq)
@@ -166,11 +166,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not self.joined or self.left:
             return
         self.left = True
-        sockets.unwatch(self)
-        try:
-            await self.channel_layer.group_discard(table_group(self.session_id), self.channel_name)
-        except Exception as error:  # Redis is away; its group entry expires on its own
-            log.warning("table %s: could not leave the group: %r", self.session_id, error)
+        await sockets.leave(self)
         try:
             await db(Connection.objects.filter(channel_name=self.channel_name).delete)()
         except Exception as error:  # the row stops counting once it is not seen for a while

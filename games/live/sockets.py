@@ -1,4 +1,9 @@
-"""This process's table sockets: presence kept fresh and told in bursts, and nobody left behind.
+"""This process's table sockets: one subscription per table, presence, and nobody left behind.
+
+A process listens to each table's broadcasts once, on one channel of its own, and hands each
+message to its sockets at that table: a change costs one Redis message per process, not one
+per socket. If the channel layer fails, every socket is told to close (pages then poll and
+reconnect).
 
 Presence rows live in the database (so every process agrees); one task per process refreshes
 the rows of all its sockets every ``PRESENCE_BEAT`` seconds (rows of a process that died stop
@@ -18,17 +23,19 @@ from collections.abc import Iterable
 from datetime import timedelta
 from typing import Protocol
 
+from channels.layers import get_channel_layer
 from django.utils import timezone
 
 from games.models import PRESENCE_BEAT, PRESENCE_TIMEOUT, Connection, GameSession
 
 from . import snapshots
-from .broadcast import send
+from .broadcast import send, table_group
 from .threads import db
 
 log = logging.getLogger(__name__)
 COALESCE_SECONDS = 0.25
 RESYNC_SECONDS = 5
+RENEW_SECONDS = 3600
 
 
 class TableSocket(Protocol):
@@ -39,24 +46,72 @@ class TableSocket(Protocol):
 
 
 _sockets: dict[int, set[TableSocket]] = {}
+_subscribed: set[int] = set()
+_channel: str | None = None
+_pump: asyncio.Task | None = None
 _keeper: asyncio.Task | None = None
 _pending: dict[int, asyncio.Task] = {}
 
 
-def watch(socket: TableSocket) -> None:
+async def join(socket: TableSocket) -> None:
+    """Hand this table's broadcasts to ``socket``; raises if the channel layer is unreachable."""
     global _keeper
     _sockets.setdefault(socket.session_id, set()).add(socket)
     loop = asyncio.get_running_loop()
     if _keeper is None or _keeper.done() or _keeper.get_loop() is not loop:
         _keeper = loop.create_task(_keep())
+    try:
+        channel = await _listening()
+        if socket.session_id not in _subscribed:
+            await get_channel_layer().group_add(table_group(socket.session_id), channel)
+            _subscribed.add(socket.session_id)
+    except Exception:
+        await leave(socket)
+        raise
 
 
-def unwatch(socket: TableSocket) -> None:
+async def leave(socket: TableSocket) -> None:
     at_table = _sockets.get(socket.session_id)
-    if at_table is not None:
-        at_table.discard(socket)
-        if not at_table:
-            del _sockets[socket.session_id]
+    if at_table is None:
+        return
+    at_table.discard(socket)
+    if at_table:
+        return
+    del _sockets[socket.session_id]
+    if socket.session_id in _subscribed and _channel is not None:
+        _subscribed.discard(socket.session_id)
+        try:
+            await get_channel_layer().group_discard(table_group(socket.session_id), _channel)
+        except Exception as error:  # Redis is away; the membership expires on its own
+            log.warning("table %s: could not stop listening: %r", socket.session_id, error)
+
+
+async def _listening() -> str:
+    """This process's channel for table broadcasts, with its pump running on this event loop."""
+    global _channel, _pump
+    loop = asyncio.get_running_loop()
+    if _pump is None or _pump.done() or _pump.get_loop() is not loop:
+        _channel = await get_channel_layer().new_channel("tables.")
+        _subscribed.clear()
+        _pump = loop.create_task(_hand_out(_channel))
+    return _channel
+
+
+async def _hand_out(channel: str) -> None:
+    layer = get_channel_layer()
+    try:
+        while True:
+            message = await layer.receive(channel)
+            for socket in list(_sockets.get(message.get("session"), ())):
+                socket.nudges.put_nowait(message)
+    except asyncio.CancelledError:
+        raise
+    except Exception as error:  # Redis went away: every socket closes, pages poll and reconnect
+        log.warning("table broadcasts stopped: %r", error)
+        _subscribed.clear()
+        for at_table in list(_sockets.values()):
+            for socket in list(at_table):
+                socket.nudges.put_nowait({"type": "layer.lost"})
 
 
 def changed(session_id: int) -> None:
@@ -75,7 +130,7 @@ async def _tell(session_id: int) -> None:
     except Exception as error:
         log.warning("table %s: could not read presence: %r", session_id, error)
         return
-    await send(session_id, {"type": "table.presence", "online": sorted(online)})
+    await send(session_id, {"type": "table.presence", "session": session_id, "online": sorted(online)})
 
 
 async def _keep() -> None:
@@ -85,6 +140,9 @@ async def _keep() -> None:
         try:
             tables = list(_sockets)
             beats += 1
+            if beats % (RENEW_SECONDS // RESYNC_SECONDS) == 0 and _channel is not None:
+                for session_id in list(_subscribed):  # group memberships expire after a day
+                    await get_channel_layer().group_add(table_group(session_id), _channel)
             beat = beats % (PRESENCE_BEAT // RESYNC_SECONDS) == 0
             channels = [s.channel_name for t in tables for s in _sockets.get(t, ())] if beat else []
             for session_id, seq in await db(_check)(tables, channels):
