@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.db import connection, transaction
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -73,6 +74,8 @@ class TableSnapshot:
     state: DealState | None
     previous: tuple[Deal, DealState] | None  # the last finished deal, while its result is on show
     online: frozenset[int]  # users with a live connection when it was read
+    # What every viewer sees alike, worked out once per presence and language (see ``_public``).
+    memo: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @property
     def seq(self) -> int:
@@ -137,10 +140,8 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
     online = snapshot.online if online is None else online
     signed_in = bool(user and user.is_authenticated)
     me = next((s.position for s in seats if signed_in and s.user_id == user.pk), None)
-    view = view_for(state, me) if state else None
-    won = {winning_card(view.seats, trick) for trick in view.tricks} if view else set()
-    panels = [_panel(seat, me, view, won, seat.user_id in online) for seat in seats]
-    last_deal, last_trick = _last_deal(snapshot, view)
+    view = view_for(state, me) if state and me is not None else None
+    panels, trick, (last_deal, last_trick), finished = _public(snapshot, online, me)
     filled = sum(not seat.is_empty for seat in seats)
     is_host = signed_in and user.pk == session.host_id
     waiting = session.status == GameSession.Status.WAITING
@@ -150,8 +151,8 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
         is_host=is_host,
         seats=panels,
         hand=_hand(view),
-        trick=_trick(view, seats),
-        prompt=_prompt(view, seats),
+        trick=trick,
+        prompt=_prompt(view or (view_for(state, None) if state else None), seats),
         deal_number=snapshot.deal.number if snapshot.deal else None,
         last_deal=last_deal,
         last_trick=last_trick,
@@ -159,8 +160,26 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
         signed_in=signed_in,
         can_start=waiting and is_host and filled >= 3,
         can_join=waiting and signed_in and me is None and filled < len(seats),
-        finished_summary=_finished(session, seats),
+        finished_summary=finished,
     )
+
+
+def _public(snapshot: TableSnapshot, online: frozenset[int], me: int | None) -> tuple:
+    """Seats, trick, last deal and result: the same for every viewer once the session runs."""
+    key = (online, get_language())
+    if snapshot.state is not None and key in snapshot.memo:
+        return snapshot.memo[key]
+    view = view_for(snapshot.state, None) if snapshot.state else None
+    won = {winning_card(view.seats, trick) for trick in view.tricks} if view else set()
+    public = (
+        [_panel(seat, me, view, won, seat.user_id in online) for seat in snapshot.seats],
+        _trick(view, snapshot.seats),
+        _last_deal(snapshot, view),
+        _finished(snapshot.session, snapshot.seats),
+    )
+    if snapshot.state is not None:
+        snapshot.memo[key] = public
+    return public
 
 
 def table_view_for(session: GameSession, user: User | None) -> TableView:
