@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 
 from django.db import connection, transaction
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -17,7 +19,7 @@ from accounts.models import User
 from .cardnames import card_label, card_short, suit_name
 from .engine.base import DealState, Trick, playing_order, winning_card
 from .engine.views import SeatView, view_for
-from .models import PRESENCE_TIMEOUT, Connection, Deal, GameSession, Seat
+from .models import PRESENCE_TIMEOUT, Connection, Deal, GameSession, Play, Seat
 from .records import deal_state, match_of
 
 
@@ -125,6 +127,49 @@ def table_snapshot(session_id: int) -> TableSnapshot | None:
             finished = deal if state.is_over else session.deals.filter(winner__isnull=False).order_by("-number").first()
             previous = (finished, state if finished is deal else deal_state(finished)) if finished else None
         return TableSnapshot(session, seats, deal, state, previous, online_users(session_id))
+
+
+def table_snapshot_after(known: TableSnapshot) -> TableSnapshot | None:
+    """The table a few cards on from ``known`` within the same deal, read in one statement.
+
+    Another process made the change: rather than read the whole table again, read only the
+    session's number and the deal's plays after those already known (one statement sees one
+    moment). ``None`` when anything else changed too (a deal ended, the session moved on
+    otherwise): then the whole table is read.
+    """
+    if known.state is None or known.deal is None or known.session.status != GameSession.Status.PLAYING:
+        return None
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT s.seq, s.status, s.due, p.card FROM {quote(GameSession._meta.db_table)} s "
+            f"LEFT JOIN {quote(Play._meta.db_table)} p ON p.deal_id = %s AND p.seq > %s "
+            "WHERE s.id = %s ORDER BY p.seq",
+            [known.deal.pk, len(known.state.plays), known.session.pk],
+        )
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    seq, status, due = rows[0][:3]
+    cards = [row[3] for row in rows if row[3] is not None]
+    if status != GameSession.Status.PLAYING or not cards or seq != known.seq + len(cards):
+        return None
+    state = known.state
+    for card in cards:
+        state = state.play(card)
+    if state.is_over:
+        return None
+    session = copy.copy(known.session)
+    session.seq, session.due = seq, _as_datetime(due)
+    return replace(known, session=session, state=state)
+
+
+def _as_datetime(value: datetime | str | None) -> datetime | None:
+    """A raw column as Django would give it (SQLite returns text)."""
+    if value is None or isinstance(value, datetime):
+        return value
+    parsed = parse_datetime(value)
+    return parsed if parsed is None or timezone.is_aware(parsed) else timezone.make_aware(parsed, UTC)
 
 
 def online_users(session_id: int) -> frozenset[int]:

@@ -13,7 +13,7 @@ import asyncio
 import threading
 from collections import OrderedDict
 
-from games.selectors import TableSnapshot, online_users, table_snapshot
+from games.selectors import TableSnapshot, online_users, table_snapshot, table_snapshot_after
 
 from .threads import db
 
@@ -82,7 +82,7 @@ async def at_least(session_id: int, seq: int) -> TableSnapshot | None:
 
 async def _read(session_id: int) -> TableSnapshot | None:
     try:
-        snapshot = await db(table_snapshot)(session_id)
+        snapshot = await db(_read_sync)(session_id, peek(session_id))
     finally:
         _reads.pop(session_id, None)
     if snapshot is not None:
@@ -90,6 +90,12 @@ async def _read(session_id: int) -> TableSnapshot | None:
             _online[session_id] = snapshot.online
         keep(snapshot)
     return snapshot
+
+
+def _read_sync(session_id: int, known: TableSnapshot | None) -> TableSnapshot | None:
+    """Only the cards played since ``known`` when that is all that changed, else the whole table."""
+    moved_on = table_snapshot_after(known) if known is not None else None
+    return moved_on if moved_on is not None else table_snapshot(session_id)
 
 
 async def refresh_online(session_id: int) -> frozenset[int]:
