@@ -7,11 +7,14 @@ pages fall back to polling until the channel layer is back.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+
+from .threads import serving_loop
 
 log = logging.getLogger(__name__)
 
@@ -26,9 +29,16 @@ def announce(session_id: int, seq: int) -> None:
 
 
 def send_sync(session_id: int, message: dict) -> bool:
+    """From a live database thread, hand the broadcast to its event loop and go on; from anywhere
+    else (an HTTP request, a command), wait for it.
+    """
     layer = get_channel_layer()
     if layer is None:
         return False
+    loop = serving_loop()
+    if loop is not None:
+        asyncio.run_coroutine_threadsafe(send(session_id, message), loop)
+        return True
     try:
         async_to_sync(layer.group_send)(table_group(session_id), message)
     except Exception as error:  # the channel layer is down: the change stands, the pages poll
