@@ -5,13 +5,13 @@ from __future__ import annotations
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from . import history
 from .models import GameSession, Standing
 
 
-@require_GET
+@require_safe
 def session_page(request: HttpRequest, session_id: int) -> HttpResponse:
     session, seats, deals = history.session_detail(session_id)
     names = {seat.position: seat.name for seat in seats}
@@ -19,7 +19,7 @@ def session_page(request: HttpRequest, session_id: int) -> HttpResponse:
     return render(request, "games/session.html", {"session": session, "seats": seats, "deals": rows})
 
 
-@require_GET
+@require_safe
 def session_export(request: HttpRequest, session_id: int) -> JsonResponse:
     session, _, _ = history.session_detail(session_id)
     response = JsonResponse(history.session_export(session), safe=False)
@@ -27,7 +27,7 @@ def session_export(request: HttpRequest, session_id: int) -> JsonResponse:
     return response
 
 
-@require_GET
+@require_safe
 def deal_replay(request: HttpRequest, deal_id: int) -> HttpResponse:
     deal = history.finished_deal(deal_id)
     try:
@@ -38,7 +38,7 @@ def deal_replay(request: HttpRequest, deal_id: int) -> HttpResponse:
     return render(request, "games/replay.html", {"replay": replay, "deal": deal})
 
 
-@require_GET
+@require_safe
 def deal_export(request: HttpRequest, deal_id: int) -> JsonResponse:
     deal = history.finished_deal(deal_id)
     response = JsonResponse(history.deal_export(deal))
@@ -46,14 +46,14 @@ def deal_export(request: HttpRequest, deal_id: int) -> JsonResponse:
     return response
 
 
-@require_GET
+@require_safe
 def player_page(request: HttpRequest, username: str) -> HttpResponse:
     profile = history.profile_of(username)
     page = Paginator(profile.recent, 20).get_page(request.GET.get("page"))
     return render(request, "games/player.html", {"profile": profile, "page": page})
 
 
-@require_GET
+@require_safe
 def leaderboard(request: HttpRequest) -> HttpResponse:
     game = request.GET.get("game") if request.GET.get("game") in GameSession.Game.values else "femkort"
     board = request.GET.get("board") if request.GET.get("board") in history.BOARDS else "sessions"

@@ -9,7 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from . import services
 from .forms import ComputerForm, PlayForm, SeatForm, TableForm
@@ -18,7 +18,7 @@ from .selectors import lobby_tables, table_view_for
 from .table_html import table_html
 
 
-@require_GET
+@require_safe
 def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, "games/lobby.html", {"tables": lobby_tables(), "form": TableForm()})
 
@@ -37,7 +37,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
     return redirect("table", session_id=session.pk)
 
 
-@require_GET
+@require_safe
 def table(request: HttpRequest, session_id: int) -> HttpResponse:
     session = get_object_or_404(GameSession, pk=session_id)
     if request.htmx and request.GET.get("seq") == str(session.seq):

@@ -16,7 +16,7 @@ from games.live import broadcast, drivers, sockets
 from games.live.consumer import TableConsumer
 from games.models import Connection, GameSession, Play
 from games.services import play as play_service
-from tests.live_helpers import connect, frame_seq, frames_until, next_message, table_now
+from tests.live_helpers import connect, frame_seq, frames_until, next_message, table_now, view_where
 from tests.test_live_table import start_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -64,7 +64,8 @@ async def test_a_crash_while_handling_a_move_is_answered_and_the_socket_lives_on
 
     monkeypatch.setattr(services, "card_play", broken)
     await socket.send_to(text_data=json.dumps({"action": "play", "card": "AS", "seq": session.seq}))
-    assert "went wrong" in await next_message(socket)
+    answer = await view_where(socket, lambda frame: "went wrong" in frame)  # with the table as it is
+    assert frame_seq(answer) == session.seq
     await socket.send_to(text_data="{}")
     assert "Unknown action" in await next_message(socket)
     await socket.disconnect()

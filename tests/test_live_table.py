@@ -119,9 +119,10 @@ async def test_stale_and_double_sends_are_answered_and_never_applied_twice(playe
     card = state.legal_cards()[0]
     await mover.send_to(text_data=play_frame(card, session.seq))
     await mover.send_to(text_data=play_frame(card, session.seq))
-    assert "moved on" in await next_message(mover)
-    # The refusal comes with the current view, so the client re-syncs.
-    assert frame_seq(await view_where(mover, lambda frame: True)) == session.seq + 1
+    # The refusal comes with the current view in one frame, so the client re-syncs and the reason stays on show.
+    refusal = await view_where(mover, lambda frame: "moved on" in frame)
+    assert frame_seq(refusal) == session.seq + 1
+    assert '<p id="table-message" class="message error"' in refusal
     assert await database_sync_to_async(Play.objects.count)() == 1
     await close_all(sockets)
 

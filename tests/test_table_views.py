@@ -184,3 +184,11 @@ def test_between_deals_the_last_trick_stays_on_show(players):
     # Marked as the previous deal's cards: the same cards may be in this deal's hidden hands.
     assert re.findall(r'data-previous-deal-card="(..)"', section) == list(last_trick.cards)
     assert not DATA_CARD.findall(section)
+
+
+def test_pages_answer_head_requests_for_health_checks(client, players):
+    session = logged_in(players[0]).post(reverse("table_create"), {"seats": 4, "target": 3, "profile": "modern"})
+    table = GameSession.objects.get()
+    for url in (reverse("lobby"), reverse("leaderboard"), reverse("table", args=[table.pk])):
+        assert client.head(url).status_code == 200, url
+    assert session.status_code == 302

@@ -99,8 +99,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._receive(text_data)
         except Exception:
             log.exception("table %s: handling a frame failed", self.session_id)
-            await self._refuse(_("Something went wrong on our side; here is the table as it is now."))
-            await self._send_view(0, force=True)
+            message = _("Something went wrong on our side; here is the table as it is now.")
+            await self._send_view(0, force=True, message=message)
 
     async def _receive(self, text_data: str | None) -> None:
         if text_data is None or len(text_data) > MAX_FRAME:
@@ -124,8 +124,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         try:
             session = await db(services.card_play)(session_id=self.session_id, user=self.user, card=card, seen_seq=seq)
         except services.StaleMove as stale:
-            await self._refuse(stale.message)
-            await self._send_view(stale.seq, force=True)
+            await self._send_view(stale.seq, force=True, message=stale.message)  # the message stays on show
             return
         except services.TableError as refused:
             await self._refuse(refused.message)
@@ -148,14 +147,17 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def layer_lost(self, event: dict) -> None:
         raise ConnectionError("the channel layer is unreachable")
 
-    async def _send_view(self, seq: int, *, force: bool = False):
-        """Send this user's table at ``seq`` or later, unless this socket has already shown that much."""
+    async def _send_view(self, seq: int, *, force: bool = False, message: str = ""):
+        """Send this user's table at ``seq`` or later, unless this socket has already shown that much.
+
+        The frame also sets the message line: cleared by a new view, or saying why a move was refused.
+        """
         snapshot = await snapshots.at_least(self.session_id, seq)
         if snapshot is None or (snapshot.seq <= self.sent_seq and not force):
             return snapshot
         table = table_view(snapshot, self.user, snapshots.online(self.session_id))
         self.sent_seq = max(self.sent_seq, snapshot.seq)
-        await self.send(text_data=table_html(table) + message_html(""))
+        await self.send(text_data=table_html(table) + message_html(message))
         return snapshot
 
     async def _refuse(self, text: str) -> None:

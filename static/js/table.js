@@ -8,9 +8,15 @@
     if (table && table.dataset.title) document.title = table.dataset.title;
   });
 
-  document.addEventListener("htmx:wsOpen", function () { live = true; });
-  document.addEventListener("htmx:wsClose", function () { live = false; });
-  document.addEventListener("htmx:wsError", function () { live = false; });
+  // While the socket is down, say so: the page still works, a little slower.
+  function setLive(value) {
+    live = value;
+    var notice = document.getElementById("live-status");
+    if (notice) notice.hidden = value;
+  }
+  document.addEventListener("htmx:wsOpen", function () { setLive(true); });
+  document.addEventListener("htmx:wsClose", function () { setLive(false); });
+  document.addEventListener("htmx:wsError", function () { setLive(false); });
 
   // The table polls every few seconds as a fallback; with a live socket the pushes are enough.
   document.addEventListener("htmx:beforeRequest", function (event) {
@@ -27,10 +33,12 @@
     var form = event.detail.triggeringEvent && event.detail.triggeringEvent.target;
     var submitter = event.detail.triggeringEvent && event.detail.triggeringEvent.submitter;
     if (event.detail.triggeringEvent) event.detail.triggeringEvent.preventDefault();
-    if (!form || !form.action) return;
+    // form.action would be the hidden input named "action" (the websocket message's field), not the URL.
+    var url = form && form.getAttribute("action");
+    if (!url) return;
     var values = {};
     new FormData(form).forEach(function (value, key) { values[key] = value; });
     if (submitter && submitter.name) values[submitter.name] = submitter.value;
-    htmx.ajax("POST", form.action, { target: "#table", swap: "outerHTML", values: values });
+    htmx.ajax("POST", url, { target: "#table", swap: "outerHTML", values: values });
   });
 })();
