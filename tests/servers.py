@@ -172,3 +172,26 @@ class TcpProxy:
                 sink.sendall(data)
         with contextlib.suppress(OSError):
             sink.shutdown(socket.SHUT_WR)
+
+
+def table_socket(base: str, session_id: int, user):
+    """A logged-in websocket client to a running server's table (use it in a ``with``)."""
+    from websockets.sync.client import connect as ws_connect
+
+    from tests.live_helpers import session_cookie
+
+    url = base.replace("http", "ws") + f"/ws/tables/{session_id}/"
+    headers = {"Cookie": session_cookie(user).decode(), "Origin": base}
+    return ws_connect(url, additional_headers=headers, open_timeout=10)
+
+
+def next_view(client, at_least: int = 0, timeout: float = 10) -> str:
+    """The next table view a websocket client receives, at ``at_least`` or later (messages are skipped)."""
+    from tests.live_helpers import frame_seq
+
+    deadline = time.monotonic() + timeout
+    while True:
+        frame = client.recv(timeout=max(0.1, deadline - time.monotonic()))
+        seq = frame_seq(frame)
+        if seq is not None and seq >= at_least:
+            return frame

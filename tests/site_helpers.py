@@ -9,6 +9,17 @@ from games.models import GameSession, Seat
 from games.records import deal_state
 
 
+def started_table(users, *, computers: int = 0) -> GameSession:
+    """A table for ``users`` (the first hosts) and ``computers`` medium computer players, started."""
+    host = users[0]
+    session = services.table_create(host=host, seats=len(users) + computers)
+    for user in users[1:]:
+        services.seat_take(session_id=session.pk, user=user)
+    for position in range(len(users), len(users) + computers):
+        services.computer_add(session_id=session.pk, user=host, position=position)
+    return services.session_start(session_id=session.pk, user=host)
+
+
 def play_session(users, *, computers: int = 0, seed: int = 0) -> GameSession:
     """Open a table for ``users`` (+ computers), start it and play it to the end with random legal cards."""
     rng = random.Random(seed)

@@ -23,19 +23,13 @@ from tests.live_helpers import (
     table_now,
     view_where,
 )
+from tests.site_helpers import started_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@database_sync_to_async
 def start_table(players, computers=0):
-    host = players[0]
-    session = services.table_create(host=host, seats=len(players) + computers)
-    for user in players[1:]:
-        services.seat_take(session_id=session.pk, user=user)
-    for position in range(len(players), len(players) + computers):
-        services.computer_add(session_id=session.pk, user=host, position=position)
-    return services.session_start(session_id=session.pk, user=host)
+    return database_sync_to_async(started_table)(players, computers=computers)
 
 
 def play_frame(card: str, seq: int, **extra) -> str:

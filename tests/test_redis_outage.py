@@ -6,36 +6,30 @@ listens there any more) and then restore it, as a real outage and recovery would
 
 import os
 import re
-import time
 import urllib.request
 from urllib.parse import urlsplit
 
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
-from websockets.sync.client import connect as ws_connect
 
 from games import services
 from games.models import GameSession, Play
 from games.records import deal_state
 from tests.live_helpers import frame_seq, session_cookie
-from tests.servers import TcpProxy, daphne, manage, production_env, server_database_url, shared_services_or_skip
+from tests.servers import (
+    TcpProxy,
+    daphne,
+    manage,
+    next_view,
+    production_env,
+    server_database_url,
+    shared_services_or_skip,
+    table_socket,
+)
+from tests.site_helpers import started_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"')
-
-
-def next_view(client, timeout: float = 10) -> str:
-    deadline = time.monotonic() + timeout
-    while True:
-        frame = client.recv(timeout=max(0.1, deadline - time.monotonic()))
-        if frame_seq(frame) is not None:
-            return frame
-
-
-def open_socket(base: str, session: GameSession, user):
-    url = base.replace("http", "ws") + f"/ws/tables/{session.pk}/"
-    headers = {"Cookie": session_cookie(user).decode(), "Origin": base}
-    return ws_connect(url, additional_headers=headers, open_timeout=10)
 
 
 def close_code(client) -> int:
@@ -66,10 +60,7 @@ def post_card(base: str, session: GameSession, user) -> tuple[int, str]:
 def test_a_redis_outage_costs_live_updates_only_and_the_table_recovers(players, tmp_path):
     shared_services_or_skip()
     anna, bjorn = players[:2]
-    session = services.table_create(host=anna, seats=3)
-    services.seat_take(session_id=session.pk, user=bjorn)
-    services.computer_add(session_id=session.pk, user=anna, position=2)
-    session = services.session_start(session_id=session.pk, user=anna)
+    session = started_table([anna, bjorn], computers=1)
     services.computers_play_all(session_id=session.pk)
     redis = urlsplit(os.environ["REDIS_URL"])
     proxy = TcpProxy((redis.hostname, redis.port or 6379))
@@ -81,12 +72,12 @@ def test_a_redis_outage_costs_live_updates_only_and_the_table_recovers(players, 
     )
     manage("collectstatic", "--noinput", env=env)
     with daphne(env) as base:
-        with open_socket(base, session, anna) as live:
+        with table_socket(base, session.pk, anna) as live:
             next_view(live)
             proxy.stop()  # Redis is gone: the socket is closed so the page reconnects later and polls meanwhile
             assert close_code(live) == 1011  # "try again": browsers reconnect with a growing pause
         with pytest.raises(InvalidStatus):  # a new socket is refused while Redis is away
-            open_socket(base, session, anna)
+            table_socket(base, session.pk, anna)
 
         played = Play.objects.count()
         for _ in range(4):  # people play over HTTP; the computer answers as well
@@ -99,7 +90,7 @@ def test_a_redis_outage_costs_live_updates_only_and_the_table_recovers(players, 
 
         proxy.start()  # Redis is back: sockets connect again and get every move live
         session.refresh_from_db()
-        with open_socket(base, session, anna) as watcher, open_socket(base, session, bjorn) as other:
+        with table_socket(base, session.pk, anna) as watcher, table_socket(base, session.pk, bjorn) as other:
             assert frame_seq(next_view(watcher)) == session.seq
             next_view(other)
             state = deal_state(session.deals.order_by("-number").first())
