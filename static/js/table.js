@@ -2,6 +2,7 @@
 // polls and plays cards over plain HTTP instead (the server answers both the same way).
 (function () {
   var live = false;
+  var posting = false;
 
   document.addEventListener("htmx:load", function () {
     var table = document.getElementById("table");
@@ -36,9 +37,13 @@
     // form.action would be the hidden input named "action" (the websocket message's field), not the URL.
     var url = form && form.getAttribute("action");
     if (!url) return;
+    if (posting) return;  // a double click: the first card is on its way
+    posting = true;
     var values = {};
     new FormData(form).forEach(function (value, key) { values[key] = value; });
     if (submitter && submitter.name) values[submitter.name] = submitter.value;
-    htmx.ajax("POST", url, { target: "#table", swap: "outerHTML", values: values });
+    htmx.ajax("POST", url, { target: "#table", swap: "outerHTML", values: values }).finally(function () {
+      posting = false;
+    });
   });
 })();
