@@ -816,6 +816,7 @@ def main() -> int:
     }
     server_env = os.environ | common
     server_env |= {
+        "DJANGO_STATIC_ROOT": str(workdir / "static"),
         "REDIS_URL": args.redis,
         "FEMKORT_COMPUTER_PAUSE": args.computer_pause,
         "PYTHONUNBUFFERED": "1",
@@ -825,6 +826,14 @@ def main() -> int:
     os.environ["DJANGO_DB_POOL"] = "0"
 
     recreate_database(args.database)
+    # As deployed: the pages' static files are collected (WhiteNoise serves them with hashed names).
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput"],
+        cwd=ROOT,
+        env=server_env,
+        check=True,
+        capture_output=True,
+    )
     import django
 
     django.setup()

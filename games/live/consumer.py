@@ -13,6 +13,7 @@ and its presence row behind it, and the player gets a message rather than a dead
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import uuid
@@ -52,7 +53,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.scope = scope
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
         self.channel_name = f"table-socket.{uuid.uuid4().hex}"  # names the presence row; messages come via nudges
-        self.base_send = send
+        self.base_send = functools.partial(_send_or_stop, send)
         self.nudges: asyncio.Queue = asyncio.Queue()
         try:
             await await_many_dispatch([receive, self.nudges.get], self.dispatch)
@@ -194,6 +195,15 @@ class TableConsumer(AsyncWebsocketConsumer):
                 return "too_many"
         Connection.objects.create(session_id=self.session_id, user=user, ip=ip, channel_name=self.channel_name)
         return "ok"
+
+
+async def _send_or_stop(send, message: dict) -> None:
+    """A socket the browser, or daphne after its handshake timeout, has already closed ends the consumer quietly."""
+    try:
+        await send(message)
+    except Exception as error:
+        log.info("a table socket was gone before %s: %r", message.get("type"), error)
+        raise StopConsumer from error
 
 
 def _too_many() -> str:
