@@ -98,6 +98,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
             await self._receive(text_data)
+        except StopConsumer:
+            raise  # the socket is gone: nothing to tell anyone
         except Exception:
             log.exception("table %s: handling a frame failed", self.session_id)
             message = _("Something went wrong on our side; here is the table as it is now.")
