@@ -98,6 +98,12 @@ COMPUTER_PAUSE_SECONDS = float(os.environ.get("FEMKORT_COMPUTER_PAUSE", "0.8"))
 FEMKORT_DB_THREADS = int(os.environ.get("FEMKORT_DB_THREADS", "4"))
 FEMKORT_COMPUTER_WORKERS = int(os.environ.get("FEMKORT_COMPUTER_WORKERS", "1"))
 FEMKORT_SWEEP_SECONDS = float(os.environ.get("FEMKORT_SWEEP_SECONDS", "1"))
+# A person gone this long on their turn (no live connection, no poll) is replaced by a computer;
+# when no person plays their own seat for this long, the session ends as abandoned.
+FEMKORT_AWAY_SECONDS = float(os.environ.get("FEMKORT_AWAY_SECONDS", "60"))
+FEMKORT_ABANDON_SECONDS = float(os.environ.get("FEMKORT_ABANDON_SECONDS", "60"))
+# Play again: seats kept for the previous session's players this long, then open to anyone.
+FEMKORT_REMATCH_HOLD_SECONDS = float(os.environ.get("FEMKORT_REMATCH_HOLD_SECONDS", "120"))
 # Open websockets allowed: per signed-in user (all tables), per address for visitors not signed in.
 FEMKORT_SOCKETS_PER_USER = int(os.environ.get("FEMKORT_SOCKETS_PER_USER", "8"))
 FEMKORT_ANONYMOUS_SOCKETS_PER_IP = int(os.environ.get("FEMKORT_ANONYMOUS_SOCKETS_PER_IP", "16"))

@@ -21,8 +21,8 @@ class ReadOnlyInline(admin.TabularInline):
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ("position", "user", "computer", "wins", "chips")
-    raw_id_fields = ("user",)
+    fields = ("position", "user", "computer", "stand_in", "left", "wins", "chips", "invited")
+    raw_id_fields = ("user", "invited")
 
 
 class DealInline(ReadOnlyInline):
@@ -44,8 +44,18 @@ class GameSessionAdmin(admin.ModelAdmin):
     list_filter = ("game", "status", "created")
     search_fields = ("id", "host__username", "seats__user__username")
     date_hierarchy = "created"
-    raw_id_fields = ("host", "winner")
-    readonly_fields = ("seq", "due", "created", "started", "finished")
+    raw_id_fields = ("host", "winner", "rematch")
+    readonly_fields = (
+        "seq",
+        "to_act",
+        "turn_since",
+        "deadline",
+        "due",
+        "unattended_since",
+        "created",
+        "started",
+        "finished",
+    )
     inlines = [SeatInline, DealInline]
     actions = ["abandon"]
 
@@ -68,7 +78,7 @@ class GameSessionAdmin(admin.ModelAdmin):
 
 @admin.register(Seat)
 class SeatAdmin(admin.ModelAdmin):
-    list_display = ("session", "position", "user", "computer", "wins", "chips")
+    list_display = ("session", "position", "user", "computer", "stand_in", "left", "wins", "chips")
     list_filter = ("computer",)
     search_fields = ("user__username", "session__id")
     raw_id_fields = ("session", "user")

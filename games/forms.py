@@ -13,6 +13,20 @@ class TableForm(forms.Form):
         initial="modern",
     )
     trump = forms.BooleanField(label=_("Trump: the dealer's fifth card"), required=False)
+    turn_seconds = forms.TypedChoiceField(
+        label=_("Turn clock"),
+        choices=[
+            (0, _("None (a table among friends)")),
+            (15, _("15 seconds a move")),
+            (30, _("30 seconds a move")),
+            (60, _("60 seconds a move")),
+        ],
+        coerce=int,
+        initial=30,
+        required=False,
+        empty_value=30,
+        help_text=_("When it runs out, a computer plays for that player until they take their seat back."),
+    )
 
     def options(self) -> dict:
         data = self.cleaned_data

@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 LEVEL_NAMES = {"easy": _("easy"), "medium": _("medium"), "strong": _("strong")}
+TURN_CLOCKS = [(0, _("no clock")), (15, _("15 s")), (30, _("30 s")), (60, _("60 s"))]
 COMPUTER_NAMES = ("Astrid", "Birger", "Cleo", "Dag", "Elsa", "Frej", "Greta", "Hugo", "Ingrid", "Jens")
 
 
@@ -36,7 +37,21 @@ class GameSession(models.Model):
     winner = models.ForeignKey("Seat", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     with_computers = models.BooleanField(default=False, help_text=_("Set at the start: any computer player seated."))
     due = models.DateTimeField(
-        null=True, blank=True, help_text=_("When the server acts at this table next (a computer's turn); else empty.")
+        null=True,
+        blank=True,
+        help_text=_("When the server looks at this table next: a computer's turn, a turn clock, an absent player."),
+    )
+    turn_seconds = models.PositiveSmallIntegerField(
+        default=0, choices=TURN_CLOCKS, help_text=_("Seconds a person has for each action; 0 for no clock.")
+    )
+    to_act = models.PositiveSmallIntegerField(null=True, blank=True, help_text=_("The seat whose turn it is."))
+    turn_since = models.DateTimeField(null=True, blank=True, help_text=_("When that turn began."))
+    deadline = models.DateTimeField(null=True, blank=True, help_text=_("When a person's turn clock runs out."))
+    unattended_since = models.DateTimeField(
+        null=True, blank=True, help_text=_("Since when no seat has been played by its own person.")
+    )
+    rematch = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch_of", help_text=_("Play again.")
     )
     created = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)
@@ -73,6 +88,19 @@ class Seat(models.Model):
     wins = models.PositiveSmallIntegerField(default=0)
     chips = models.IntegerField(null=True, blank=True, help_text=_("Pot-play chips or Letzter Stich tokens."))
     rating_after = models.FloatField(null=True, blank=True, help_text=_("Conservative rating once the session ended."))
+    stand_in = models.CharField(
+        max_length=10, blank=True, help_text=_("Level of the computer playing for this seat's person, if one does.")
+    )
+    left = models.BooleanField(default=False, help_text=_("The person left the running session for good."))
+    seen = models.DateTimeField(null=True, blank=True, help_text=_("The person's last sign of life at this table."))
+    invited = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        help_text=_("Kept for this person (play again)."),
+    )
 
     class Meta:
         ordering = ["session_id", "position"]
@@ -92,6 +120,11 @@ class Seat(models.Model):
     @property
     def is_empty(self) -> bool:
         return self.user_id is None and not self.computer
+
+    @property
+    def played_by(self) -> str:
+        """The computer level that decides this seat's moves ("" when a person does)."""
+        return self.computer or self.stand_in
 
     @property
     def name(self) -> str:
@@ -141,6 +174,19 @@ class Play(models.Model):
 
 PRESENCE_BEAT = 30
 PRESENCE_TIMEOUT = 90
+
+
+class ServerBeat(models.Model):
+    """The last moment any server process was running its sweep.
+
+    A gap longer than a few sweeps means no process was serving (a restart): turn clocks
+    are pushed back by that gap, so nobody loses a turn to the downtime.
+    """
+
+    at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"server alive at {self.at:%Y-%m-%d %H:%M:%S}"
 
 
 class Connection(models.Model):

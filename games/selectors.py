@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
 from django.db import connection, transaction
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import get_language
@@ -23,14 +23,27 @@ from .models import PRESENCE_TIMEOUT, Connection, Deal, GameSession, Play, Seat
 from .records import deal_state, match_of
 
 
-def lobby_tables() -> dict[str, QuerySet[GameSession]]:
+def lobby_tables() -> dict[str, list[GameSession]]:
+    """Tables waiting for players, and sessions in play with whom each is waiting for and since when."""
     annotated = GameSession.objects.select_related("host").annotate(
         taken=Count("seats", filter=Q(seats__user__isnull=False) | ~Q(seats__computer=""))
     )
-    return {
-        "waiting": annotated.filter(status=GameSession.Status.WAITING)[:50],
-        "playing": annotated.filter(status=GameSession.Status.PLAYING)[:50],
-    }
+    playing = list(
+        annotated.filter(status=GameSession.Status.PLAYING).prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user"))
+        )[:50]
+    )
+    now = timezone.now()
+    for session in playing:
+        seats = list(session.seats.all())
+        seat = seats[session.to_act] if session.to_act is not None and session.to_act < len(seats) else None
+        person = seat is not None and not seat.played_by
+        session.waiting_for = seat.name if person else ""
+        session.waiting_seconds = (
+            int((now - session.turn_since).total_seconds()) if person and session.turn_since else 0
+        )
+        session.waiting_minutes = session.waiting_seconds // 60
+    return {"waiting": list(annotated.filter(status=GameSession.Status.WAITING)[:50]), "playing": playing}
 
 
 @dataclass(frozen=True)
@@ -59,6 +72,9 @@ class SeatPanel:
     connected: bool
     hand_size: int
     played: tuple[CardView, ...] = ()
+    stand_in: bool = False  # a computer plays for this seat's person
+    left: bool = False
+    deadline: int | None = None  # the turn clock's end, in milliseconds since the epoch
 
 
 @dataclass(frozen=True)
@@ -76,6 +92,7 @@ class TableSnapshot:
     state: DealState | None
     previous: tuple[Deal, DealState] | None  # the last finished deal, while its result is on show
     online: frozenset[int]  # users with a live connection when it was read
+    rematch_seats: tuple[tuple[int, int | None, int | None], ...] = ()  # play again: (position, user, invited)
     # What every viewer sees alike, worked out once per presence and language (see ``_public``).
     memo: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
@@ -84,10 +101,13 @@ class TableSnapshot:
         return self.session.seq
 
     def computer_to_act(self) -> Seat | None:
+        """The seat a computer plays now; none while nobody plays their own seat (see ``turn_check``)."""
         if self.session.status != GameSession.Status.PLAYING or self.state is None or self.state.to_act is None:
             return None
+        if self.session.unattended_since is not None:
+            return None
         seat = self.seats[self.state.to_act]
-        return seat if seat.computer else None
+        return seat if seat.played_by else None
 
 
 @dataclass
@@ -107,6 +127,12 @@ class TableView:
     can_start: bool
     can_join: bool
     finished_summary: str
+    can_leave: bool = False
+    can_reclaim: bool = False
+    can_rematch: bool = False
+    rematch_id: int | None = None
+    invited: bool = False  # a seat at the rematch table is kept for this viewer
+    server_now: int = 0  # milliseconds since the epoch, so the page's countdown ignores the viewer's clock
 
 
 def table_snapshot(session_id: int) -> TableSnapshot | None:
@@ -126,7 +152,11 @@ def table_snapshot(session_id: int) -> TableSnapshot | None:
         if state is not None and (state.is_over or not state.tricks):
             finished = deal if state.is_over else session.deals.filter(winner__isnull=False).order_by("-number").first()
             previous = (finished, state if finished is deal else deal_state(finished)) if finished else None
-        return TableSnapshot(session, seats, deal, state, previous, online_users(session_id))
+        rematch_seats = ()
+        if session.rematch_id is not None:
+            again = Seat.objects.filter(session_id=session.rematch_id, session__status=GameSession.Status.WAITING)
+            rematch_seats = tuple(again.values_list("position", "user_id", "invited_id"))
+        return TableSnapshot(session, seats, deal, state, previous, online_users(session_id), rematch_seats)
 
 
 def table_snapshot_after(known: TableSnapshot) -> TableSnapshot | None:
@@ -142,7 +172,8 @@ def table_snapshot_after(known: TableSnapshot) -> TableSnapshot | None:
     quote = connection.ops.quote_name
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT s.seq, s.status, s.due, p.card FROM {quote(GameSession._meta.db_table)} s "
+            "SELECT s.seq, s.status, s.due, s.to_act, s.turn_since, s.deadline, p.card "
+            f"FROM {quote(GameSession._meta.db_table)} s "
             f"LEFT JOIN {quote(Play._meta.db_table)} p ON p.deal_id = %s AND p.seq > %s "
             "WHERE s.id = %s ORDER BY p.seq",
             [known.deal.pk, len(known.state.plays), known.session.pk],
@@ -150,8 +181,8 @@ def table_snapshot_after(known: TableSnapshot) -> TableSnapshot | None:
         rows = cursor.fetchall()
     if not rows:
         return None
-    seq, status, due = rows[0][:3]
-    cards = [row[3] for row in rows if row[3] is not None]
+    seq, status, due, to_act, turn_since, deadline = rows[0][:6]
+    cards = [row[6] for row in rows if row[6] is not None]
     if status != GameSession.Status.PLAYING or not cards or seq != known.seq + len(cards):
         return None
     state = known.state
@@ -160,15 +191,16 @@ def table_snapshot_after(known: TableSnapshot) -> TableSnapshot | None:
     if state.is_over:
         return None
     session = copy.copy(known.session)
-    session.seq, session.due = seq, _as_datetime(due)
+    session.seq, session.due, session.to_act = seq, _as_datetime(due), to_act
+    session.turn_since, session.deadline = _as_datetime(turn_since), _as_datetime(deadline)
     return replace(known, session=session, state=state)
 
 
 def _as_datetime(value: datetime | str | None) -> datetime | None:
     """A raw column as Django would give it (SQLite returns text)."""
-    if value is None or isinstance(value, datetime):
-        return value
-    parsed = parse_datetime(value)
+    if value is None:
+        return None
+    parsed = value if isinstance(value, datetime) else parse_datetime(value)
     return parsed if parsed is None or timezone.is_aware(parsed) else timezone.make_aware(parsed, UTC)
 
 
@@ -190,6 +222,8 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
     filled = sum(not seat.is_empty for seat in seats)
     is_host = signed_in and user.pk == session.host_id
     waiting = session.status == GameSession.Status.WAITING
+    playing = session.status == GameSession.Status.PLAYING
+    mine = seats[me] if me is not None else None
     return TableView(
         session=session,
         my_seat=me,
@@ -206,6 +240,12 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
         can_start=waiting and is_host and filled >= 3,
         can_join=waiting and signed_in and me is None and filled < len(seats),
         finished_summary=finished,
+        can_leave=bool(playing and mine and not mine.left),
+        can_reclaim=bool(playing and mine and mine.stand_in and not mine.left),
+        can_rematch=session.status == GameSession.Status.FINISHED and is_host and session.rematch_id is None,
+        rematch_id=session.rematch_id,
+        invited=signed_in and any(invited == user.pk and taker is None for _, taker, invited in snapshot.rematch_seats),
+        server_now=int(timezone.now().timestamp() * 1000),
     )
 
 
@@ -217,7 +257,7 @@ def _public(snapshot: TableSnapshot, online: frozenset[int], me: int | None) -> 
     view = view_for(snapshot.state, None) if snapshot.state else None
     won = {winning_card(view.seats, trick) for trick in view.tricks} if view else set()
     public = (
-        [_panel(seat, me, view, won, seat.user_id in online) for seat in snapshot.seats],
+        [_panel(seat, me, view, won, seat.user_id in online, _clock(snapshot.session)) for seat in snapshot.seats],
         _trick(view, snapshot.seats),
         _last_deal(snapshot, view),
         _finished(snapshot.session, snapshot.seats),
@@ -232,7 +272,9 @@ def table_view_for(session: GameSession, user: User | None) -> TableView:
     return table_view(snapshot, user)
 
 
-def _panel(seat: Seat, me: int | None, view: SeatView | None, won: set[str], connected: bool) -> SeatPanel:
+def _panel(
+    seat: Seat, me: int | None, view: SeatView | None, won: set[str], connected: bool, deadline: int | None
+) -> SeatPanel:
     played = tuple(card_view(c, won=c in won) for c in view.played[seat.position]) if view else ()
     return SeatPanel(
         position=seat.position,
@@ -246,7 +288,15 @@ def _panel(seat: Seat, me: int | None, view: SeatView | None, won: set[str], con
         connected=connected,
         hand_size=view.hand_sizes[seat.position] if view else 0,
         played=played,
+        stand_in=bool(seat.user_id and seat.stand_in),
+        left=seat.left,
+        deadline=deadline if view and view.to_act == seat.position else None,
     )
+
+
+def _clock(session: GameSession) -> int | None:
+    """The running turn clock's end, in milliseconds since the epoch (what the page counts down to)."""
+    return int(session.deadline.timestamp() * 1000) if session.deadline else None
 
 
 def card_view(card: str, *, legal: bool = False, won: bool = False, seat_name: str = "") -> CardView:
@@ -333,10 +383,11 @@ def computer_view(snapshot: TableSnapshot) -> tuple[str, SeatView] | None:
     if seat is None:
         return None
     scores = match_of(snapshot.session, snapshot.seats).scores
-    return seat.computer, view_for(snapshot.state, seat.position, scores)
+    return seat.played_by, view_for(snapshot.state, seat.position, scores)
 
 
 def overdue_tables(before: datetime) -> list[tuple[int, int, datetime]]:
-    """Tables where a computer should have acted by ``before``: (session, seq, due)."""
+    """Tables where the server should have acted by ``before`` (a computer's turn, a person's
+    clock or absence): (session, seq, due)."""
     overdue = GameSession.objects.filter(status=GameSession.Status.PLAYING, due__lte=before)
     return list(overdue.order_by("due").values_list("pk", "seq", "due")[:200])

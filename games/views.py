@@ -8,8 +8,9 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from . import services
 from .forms import ComputerForm, PlayForm, SeatForm, TableForm
@@ -30,7 +31,12 @@ def table_create(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return render(request, "games/lobby.html", {"tables": lobby_tables(), "form": form}, status=400)
     try:
-        session = services.table_create(host=request.user, seats=form.cleaned_data["seats"], options=form.options())
+        session = services.table_create(
+            host=request.user,
+            seats=form.cleaned_data["seats"],
+            options=form.options(),
+            turn_seconds=form.cleaned_data["turn_seconds"],
+        )
     except services.TableError as error:
         form.add_error(None, error.message)
         return render(request, "games/lobby.html", {"tables": lobby_tables(), "form": form}, status=400)
@@ -40,6 +46,8 @@ def table_create(request: HttpRequest) -> HttpResponse:
 @require_safe
 def table(request: HttpRequest, session_id: int) -> HttpResponse:
     session = get_object_or_404(GameSession, pk=session_id)
+    if request.user.is_authenticated and session.status == GameSession.Status.PLAYING:
+        services.seat_seen(session_id=session_id, user=request.user)  # a page or poll: the player is here
     if request.htmx and request.GET.get("seq") == str(session.seq):
         return HttpResponse(status=204)  # nothing new since the client's view
     return _render_table(request, session)
@@ -68,6 +76,13 @@ def _act(request: HttpRequest, session_id: int, action: Callable[[], object]) ->
     return redirect("table", session_id=session_id)
 
 
+def _go(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Open a table's page: a redirect, or for htmx a whole-page navigation."""
+    if request.htmx:
+        return HttpResponse(headers={"HX-Redirect": reverse("table", args=[session_id])})
+    return redirect("table", session_id=session_id)
+
+
 def _bad_request(request: HttpRequest, session_id: int) -> HttpResponse:
     session = get_object_or_404(GameSession, pk=session_id)
     message = _("That request was not understood; nothing changed.")
@@ -84,6 +99,12 @@ def seat_take(request: HttpRequest, session_id: int) -> HttpResponse:
     if not form.is_valid():
         return _bad_request(request, session_id)
     position = form.cleaned_data["position"]
+    if request.htmx and request.POST.get("then") == "open":  # from another page (play again): go to this table
+        try:
+            services.seat_take(session_id=session_id, user=request.user, position=position)
+        except services.TableError as refused:
+            messages.error(request, refused.message)
+        return _go(request, session_id)
     return _act(
         request, session_id, lambda: services.seat_take(session_id=session_id, user=request.user, position=position)
     )
@@ -153,3 +174,36 @@ def card_play(request: HttpRequest, session_id: int) -> HttpResponse:
 @require_POST
 def table_close(request: HttpRequest, session_id: int) -> HttpResponse:
     return _act(request, session_id, lambda: services.session_abandon(session_id=session_id, user=request.user))
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def session_leave(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Leaving a running session is for good: a page asks first (it works without JavaScript)."""
+    session = get_object_or_404(GameSession, pk=session_id)
+    if request.method == "POST":
+        return _act(request, session_id, lambda: services.session_leave(session_id=session_id, user=request.user))
+    return render(request, "games/leave.html", {"session": session})
+
+
+@login_required
+@require_POST
+def seat_reclaim(request: HttpRequest, session_id: int) -> HttpResponse:
+    return _act(request, session_id, lambda: services.seat_reclaim(session_id=session_id, user=request.user))
+
+
+@login_required
+@require_POST
+def session_rematch(request: HttpRequest, session_id: int) -> HttpResponse:
+    try:
+        again = services.session_rematch(session_id=session_id, user=request.user)
+    except services.TableError as refused:
+        messages.error(request, refused.message)
+        return _go(request, session_id)
+    return _go(request, again.pk)
+
+
+@login_required
+@require_POST
+def rematch_decline(request: HttpRequest, session_id: int) -> HttpResponse:
+    return _act(request, session_id, lambda: services.rematch_decline(session_id=session_id, user=request.user))

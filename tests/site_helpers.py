@@ -9,10 +9,10 @@ from games.models import GameSession, Seat
 from games.records import deal_state
 
 
-def started_table(users, *, computers: int = 0) -> GameSession:
+def started_table(users, *, computers: int = 0, target: int = 3) -> GameSession:
     """A table for ``users`` (the first hosts) and ``computers`` medium computer players, started."""
     host = users[0]
-    session = services.table_create(host=host, seats=len(users) + computers)
+    session = services.table_create(host=host, seats=len(users) + computers, options={"target": target})
     for user in users[1:]:
         services.seat_take(session_id=session.pk, user=user)
     for position in range(len(users), len(users) + computers):

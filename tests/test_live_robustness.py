@@ -192,7 +192,7 @@ async def test_an_overdue_computer_turn_is_played_by_the_sweep_with_nobody_conne
             for position in (1, 2):
                 services.computer_add(session_id=session.pk, user=host, position=position)
             session = services.session_start(session_id=session.pk, user=host, rng=random.Random(seed))
-            if session.due is not None:  # a computer leads
+            if session.to_act != 0:  # a computer leads
                 GameSession.objects.filter(pk=session.pk).update(due=timezone.now() - timedelta(minutes=5))
                 return session
         raise AssertionError("no seed let a computer lead")
@@ -206,7 +206,8 @@ async def test_an_overdue_computer_turn_is_played_by_the_sweep_with_nobody_conne
         await asyncio.sleep(0.05)
     assert state.to_act == 0
     now = await database_sync_to_async(GameSession.objects.get)(pk=session.pk)  # table_now reads in two steps
-    assert now.due is None  # a person is to act: nothing is due
+    assert now.to_act == 0  # a person is to act: only the check whether they are still there is due
+    assert now.due == now.turn_since + timedelta(seconds=settings.FEMKORT_AWAY_SECONDS)
 
 
 async def test_a_lost_broadcast_is_made_good_by_the_resync(players, monkeypatch):

@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 
 from games import services
 from games.engine.cards import INDEX
-from games.models import PRESENCE_TIMEOUT, Connection, GameSession
+from games.models import PRESENCE_TIMEOUT, Connection, GameSession, Seat
 from games.selectors import table_view
 from games.table_html import message_html, presence_html, table_html
 
@@ -173,11 +173,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.left = True
         await sockets.leave(self)
         try:
-            await db(Connection.objects.filter(channel_name=self.channel_name).delete)()
+            await db(self._forget)()
         except Exception as error:  # the row stops counting once it is not seen for a while
             log.warning("table %s: could not remove presence: %r", self.session_id, error)
         if self.user.is_authenticated:
             sockets.changed(self.session_id)
+
+    def _forget(self) -> None:
+        """The presence row goes; a seated player's absence (on their turn) counts from now."""
+        Connection.objects.filter(channel_name=self.channel_name).delete()
+        if self.user.is_authenticated:
+            Seat.objects.filter(session_id=self.session_id, user=self.user).update(seen=timezone.now())
 
     def _open(self, ip: str | None) -> str:
         """Check the table exists and the limits allow another socket; record the connection."""

@@ -1,9 +1,11 @@
-"""Computer players act on their own, server-side, after a pause so people can follow.
+"""Computer players act on their own, server-side, after a pause so people can follow; and
+people's turns are looked at when their clock runs out or they may have gone away.
 
-The database says when a computer must act (``GameSession.due``). The process that made
-the move before schedules the turn at once, without a query; a sweep in every process
-plays turns that are overdue (the process that should have played them died, Redis was
-down, or the table was left over a restart). Decisions run in a worker process, so one
+The database says when the server must act at a table (``GameSession.due``). The process
+that made the move before schedules it at once, without a query; a sweep in every process
+takes up turns that are overdue (the process that should have played them died, Redis was
+down, or the table was left over a restart) and keeps the server's beat, by which turn
+clocks are pushed back after a restart (``services.clocks_keep``). Decisions run in a worker process, so one
 table's strong player never holds up the others; the row lock and the sequence number
 make sure no turn is ever played twice, whichever process gets there first.
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime, timedelta
@@ -30,6 +33,7 @@ from .threads import db
 
 log = logging.getLogger(__name__)
 OVERDUE_GRACE = timedelta(seconds=2)
+BEAT_SECONDS = 5
 _turns: dict[int, tuple[int, asyncio.Task]] = {}
 _sweeper: asyncio.Task | None = None
 _workers: ProcessPoolExecutor | None = None
@@ -41,7 +45,14 @@ def schedule(session_id: int, seq: int, due: datetime | None) -> None:
         return
     loop = asyncio.get_running_loop()
     pending = _turns.get(session_id)
-    if pending is not None and pending[0] >= seq and not pending[1].done() and pending[1].get_loop() is loop:
+    current = asyncio.current_task()
+    if (
+        pending is not None
+        and pending[0] >= seq
+        and not pending[1].done()
+        and pending[1] is not current
+        and pending[1].get_loop() is loop
+    ):
         return
     delay = max(0.0, (due - timezone.now()).total_seconds())
     _turns[session_id] = (seq, loop.create_task(_turn(session_id, seq, delay)))
@@ -64,10 +75,11 @@ async def _turn(session_id: int, seq: int, delay: float) -> None:
         if snapshot is None or snapshot.seq != seq:
             return  # someone else played it, or the table moved on
         decision = computer_view(snapshot)
-        if decision is None:
-            return
-        card = await choose(*decision)
-        session = await db(services.computer_turn)(session_id=session_id, seen_seq=seq, card=card)
+        if decision is None:  # a person's turn: has their clock run out, or have they gone?
+            session = await db(services.turn_check)(session_id=session_id, seen_seq=seq)
+        else:
+            card = await choose(*decision)
+            session = await db(services.computer_turn)(session_id=session_id, seen_seq=seq, card=card)
         if session is not None:
             schedule(session_id, session.seq, session.due)
     except Exception:
@@ -79,7 +91,14 @@ async def _turn(session_id: int, seq: int, delay: float) -> None:
 
 
 async def _sweep(every: float) -> None:
+    beat = 0.0
     while True:
+        try:
+            if time.monotonic() - beat >= BEAT_SECONDS:
+                await db(services.clocks_keep)()
+                beat = time.monotonic()
+        except Exception as error:
+            log.warning("server beat failed: %r", error)
         await asyncio.sleep(every)
         try:
             for session_id, seq, due in await db(overdue_tables)(timezone.now() - OVERDUE_GRACE):

@@ -6,13 +6,16 @@ from .standings import standings_rebuild
 from .tables import (
     computer_add,
     computer_remove,
+    rematch_decline,
     seat_leave,
     seat_take,
     session_abandon,
+    session_rematch,
     session_start,
     session_touch,
     table_create,
 )
+from .turns import clocks_keep, seat_reclaim, seat_seen, session_leave, turn_check
 
 __all__ = [
     "IllegalCard",
@@ -20,15 +23,22 @@ __all__ = [
     "StaleMove",
     "TableError",
     "card_play",
+    "clocks_keep",
     "computer_add",
     "computer_remove",
     "computer_turn",
     "computers_play_all",
+    "rematch_decline",
     "seat_leave",
+    "seat_reclaim",
+    "seat_seen",
     "seat_take",
     "session_abandon",
+    "session_leave",
+    "session_rematch",
     "session_start",
     "session_touch",
     "standings_rebuild",
     "table_create",
+    "turn_check",
 ]

@@ -7,9 +7,7 @@ import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import datetime, timedelta
 
-from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -28,6 +26,7 @@ from games.selectors import TableSnapshot
 from .errors import IllegalCard, NotSeated, StaleMove, TableError
 from .locks import locked_session
 from .standings import standings_record
+from .turns import abandon_due, session_end_abandoned, turn_begin
 
 
 def card_play(
@@ -40,7 +39,7 @@ def card_play(
     """
     known = snapshots.peek(session_id)
     seat = _seat_of(known.seats, user) if known is not None else None
-    if known is not None and seat is not None and known.seq == seen_seq:
+    if known is not None and seat is not None and not seat.stand_in and known.seq == seen_seq:
         moved = _play_known(known, card, seat.position)
         if moved is not None:
             return moved
@@ -75,7 +74,7 @@ def _play_known(known: TableSnapshot, card: str, position: int) -> GameSession |
     deal's last card, another move first) returns ``None`` and goes the locked way, which
     says why.
     """
-    if known.session.status != GameSession.Status.PLAYING or known.state is None:
+    if known.session.status != GameSession.Status.PLAYING or known.state is None or known.session.unattended_since:
         return None
     try:
         after = known.state.play(card, seat=position)
@@ -83,27 +82,37 @@ def _play_known(known: TableSnapshot, card: str, position: int) -> GameSession |
         return None
     if after.is_over:
         return None
-    due = computer_due(known.seats, after)
+    session = copy.copy(known.session)
+    turn_begin(session, known.seats, after.to_act)
     with transaction.atomic():
-        if not _advance(known.session.pk, known.seq, due):
+        if not _advance(session, known.seq):
             return None
         _record(known.deal.pk, len(known.state.plays) + 1, position, card)
-        session = copy.copy(known.session)
-        session.seq, session.due = known.seq + 1, due
+        session.seq = known.seq + 1
         moved_on = replace(known, session=session, state=after)
         transaction.on_commit(lambda: snapshots.keep(moved_on))
         announce(session.pk, session.seq)
     return session
 
 
-def _advance(session_id: int, seq: int, due: datetime | None) -> bool:
+def _advance(session: GameSession, seq: int) -> bool:
     """Move the table from ``seq`` to ``seq + 1`` if it is still in play there (one statement, no read)."""
     ops = connection.ops
+    moment = ops.adapt_datetimefield_value
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {ops.quote_name(GameSession._meta.db_table)} SET seq = seq + 1, due = %s "
+            f"UPDATE {ops.quote_name(GameSession._meta.db_table)} "
+            "SET seq = seq + 1, due = %s, to_act = %s, turn_since = %s, deadline = %s "
             "WHERE id = %s AND seq = %s AND status = %s",
-            [ops.adapt_datetimefield_value(due), session_id, seq, GameSession.Status.PLAYING],
+            [
+                moment(session.due),
+                session.to_act,
+                moment(session.turn_since),
+                moment(session.deadline),
+                session.pk,
+                seq,
+                GameSession.Status.PLAYING,
+            ],
         )
         return cursor.rowcount == 1
 
@@ -137,6 +146,13 @@ def _card_play_locked(
         raise NotSeated(_("You have no seat at this table."))
     if seen_seq != session.seq:
         raise StaleMove(_("The table has moved on since you last saw it; here it is now."), seq=session.seq)
+    if seat.stand_in:
+        message = (
+            _("You left this session; a computer plays your seat to the end.")
+            if seat.left
+            else _("A computer is playing for you: take your seat back first.")
+        )
+        raise TableError(message, code="stood_in")
     deal, state = (known.deal, known.state) if known else _current_deal(session)
     try:
         _play(session, seats, deal, state, card, seat.position, rng, known)
@@ -154,14 +170,19 @@ def _computer_turn_locked(
         return None
     known = _known(session)
     seats = list(known.seats) if known else list(session.seats.select_related("user"))
+    if abandon_due(session):
+        session_end_abandoned(session)
+        return session
+    if session.unattended_since is not None:
+        return None  # nobody plays their own seat: computers wait for someone to come back
     deal, state = (known.deal, known.state) if known else _current_deal(session)
     seat = seats[state.to_act]
-    if not seat.computer:
+    if not seat.played_by:
         return None
     rng = rng or secrets.SystemRandom()
     if card is None or card not in state.legal_cards():
         view = view_for(state, seat.position, match_of(session, seats).scores)
-        card = computer_player(seat.computer, rng).choose(view)
+        card = computer_player(seat.played_by, rng).choose(view)
     _play(session, seats, deal, state, card, seat.position, rng, known)
     return session
 
@@ -185,13 +206,6 @@ def deal_next(session: GameSession, match: Match, *, number: int, rng: random.Ra
         options=state.options.as_record(state.trump),
     )
     return deal, state
-
-
-def computer_due(seats: Sequence[Seat], state: DealState | None) -> datetime | None:
-    """When a computer must act next (after the pause that lets people follow), or ``None`` if a person must."""
-    if state is None or state.to_act is None or not seats[state.to_act].computer:
-        return None
-    return timezone.now() + timedelta(seconds=settings.COMPUTER_PAUSE_SECONDS)
 
 
 def _known(session: GameSession) -> TableSnapshot | None:
@@ -226,7 +240,7 @@ def _play(
         known = None
     else:
         next_state = after
-    session.due = computer_due(seats, next_state) if session.status == GameSession.Status.PLAYING else None
+    turn_begin(session, seats, next_state.to_act if next_state is not None else None)
     session.save()
     if known is not None:
         moved_on = replace(known, session=copy.copy(session), state=after)

@@ -2,8 +2,11 @@
 
 Ratings are openskill's Weng-Lin Plackett-Luce model with every seat its own team,
 ranked by final wins (ties share a rank); the board shows the conservative ordinal
-mu - 3 sigma. Sessions with any computer player are rated apart from sessions among
-people only (see ``Standing``), and computer levels are rated as themselves.
+mu - 3 sigma. Sessions with any computer player at the start are rated apart from
+sessions among people only (see ``Standing``), and computer levels are rated as
+themselves. A person who left, or whose seat a computer was playing at the end, has
+played and lost the session: never its winner, ranked below every other seat; the
+computer that stood in counts for nothing.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ MODEL = PlackettLuce()
 
 def standings_record(session: GameSession, seats: Sequence[Seat]) -> None:
     """Count a finished session for every seat and move their ratings."""
-    against = Standing.Against.COMPUTERS if any(seat.computer for seat in seats) else Standing.Against.PEOPLE
+    against = Standing.Against.COMPUTERS if session.with_computers else Standing.Against.PEOPLE
     standings = {}
     for seat in seats:
         key = (seat.user_id, seat.computer)
@@ -30,11 +33,11 @@ def standings_record(session: GameSession, seats: Sequence[Seat]) -> None:
             standings[key] = _standing(session.game, against, seat)
     before = [standings[(seat.user_id, seat.computer)] for seat in seats]
     teams = [[MODEL.rating(mu=standing.mu, sigma=standing.sigma)] for standing in before]
-    rated = MODEL.rate(teams, scores=[seat.wins for seat in seats])
+    rated = MODEL.rate(teams, scores=[-1 if _lost(seat) else seat.wins for seat in seats])
     moved: dict[tuple, list] = defaultdict(list)
     for seat, standing, (rating,) in zip(seats, before, rated, strict=True):
         standing.sessions_played += 1
-        standing.sessions_won += session.winner_id is not None and session.winner_id == seat.pk
+        standing.sessions_won += _won(session, seat)
         standing.deals_won += seat.wins
         standing.last_played = session.finished
         moved[(seat.user_id, seat.computer)].append(rating)
@@ -51,6 +54,15 @@ def standings_record(session: GameSession, seats: Sequence[Seat]) -> None:
     _count_in_periods(session, against, seats)
 
 
+def _lost(seat: Seat) -> bool:
+    """Left, or replaced by a computer at the end: the session counts as played and lost."""
+    return bool(seat.user_id and seat.stand_in)
+
+
+def _won(session: GameSession, seat: Seat) -> bool:
+    return session.winner_id is not None and session.winner_id == seat.pk and not _lost(seat)
+
+
 def period_starts(moment: datetime) -> dict[str, date]:
     """The calendar month and ISO week (from Monday) that ``moment`` falls in, in UTC."""
     day = moment.date()
@@ -65,7 +77,7 @@ def _count_in_periods(session: GameSession, against: str, seats: Sequence[Seat])
                 game=session.game, against=against, period=period, starts=starts, **lookup
             )
             row.sessions_played += 1
-            row.sessions_won += session.winner_id is not None and session.winner_id == seat.pk
+            row.sessions_won += _won(session, seat)
             row.save(update_fields=["sessions_played", "sessions_won"])
 
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import asdict
+from datetime import timedelta
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -13,12 +16,13 @@ from accounts.models import User
 from games.bots import LEVELS
 from games.engine import InvalidDeal, get_game
 from games.live.broadcast import announce
-from games.models import GameSession, Seat
+from games.models import TURN_CLOCKS, GameSession, Seat
 from games.records import store_match
 
 from .errors import NotSeated, TableError
 from .locks import locked_session
-from .play import computer_due, deal_next
+from .play import deal_next
+from .turns import turn_begin
 
 MIN_SEATS, MAX_SEATS = 3, 10
 
@@ -30,10 +34,13 @@ def table_create(
     seats: int,
     game: str = GameSession.Game.FEMKORT,
     options: dict | None = None,
+    turn_seconds: int = 0,
 ) -> GameSession:
     """A new table in the lobby; the host takes seat 0."""
     if game not in GameSession.Game.values:
         raise TableError(_("Unknown game."))
+    if turn_seconds not in dict(TURN_CLOCKS):
+        raise TableError(_("Unknown turn clock."))
     rules = get_game(game)
     low, high = max(MIN_SEATS, rules.min_players), min(MAX_SEATS, rules.max_players)
     if not isinstance(seats, int) or not low <= seats <= high:
@@ -42,7 +49,9 @@ def table_create(
         parsed = rules.parse_options(options or {})
     except InvalidDeal as error:
         raise TableError(str(error)) from None
-    session = GameSession.objects.create(game=game, options=asdict(parsed), seat_count=seats, host=host)
+    session = GameSession.objects.create(
+        game=game, options=asdict(parsed), seat_count=seats, host=host, turn_seconds=turn_seconds
+    )
     Seat.objects.bulk_create(Seat(session=session, position=i, user=host if i == 0 else None) for i in range(seats))
     return session
 
@@ -52,13 +61,19 @@ def seat_take(*, session_id: int, user: User, position: int | None = None) -> Ga
     session = _waiting(session_id)
     if session.seats.filter(user=user).exists():
         raise TableError(_("You already have a seat at this table."), code="already_seated")
-    seat = _empty_seat(session, position)
-    seat.user = user
+    invited = session.seats.filter(invited=user, user__isnull=True, computer="").first()
+    seat = (
+        invited
+        if invited is not None and position in (None, invited.position)
+        else _empty_seat(session, position, user)
+    )
+    seat.user, seat.invited = user, None
     try:
         with transaction.atomic():
-            seat.save(update_fields=["user"])
+            seat.save(update_fields=["user", "invited"])
     except IntegrityError:
         raise TableError(_("That seat was just taken."), code="seat_taken") from None
+    _tell_previous(session)
     return _changed(session)
 
 
@@ -122,7 +137,7 @@ def session_start(*, session_id: int, user: User, rng: secrets.SystemRandom | No
     session.status = GameSession.Status.PLAYING
     session.started = timezone.now()
     state = deal_next(session, match, number=1, rng=rng)[1]
-    session.due = computer_due(taken, state)
+    turn_begin(session, taken, state.to_act)
     return _changed(session)
 
 
@@ -138,7 +153,7 @@ def session_abandon(*, session_id: int, user: User | None = None) -> GameSession
             raise TableError(_("A session in play cannot be closed by the host."), code="not_waiting")
     session.status = GameSession.Status.ABANDONED
     session.finished = timezone.now()
-    session.due = None
+    session.to_act = session.turn_since = session.deadline = session.due = None
     return _changed(session)
 
 
@@ -160,12 +175,72 @@ def _host_only(session: GameSession, user: User) -> None:
         raise TableError(_("Only the host can do that."), code="not_host")
 
 
-def _empty_seat(session: GameSession, position: int | None) -> Seat:
+def _empty_seat(session: GameSession, position: int | None, user: User | None = None) -> Seat:
+    """A free seat (``position``'s, or any); seats kept for someone's "play again" stay theirs for a while."""
     empty = session.seats.filter(user__isnull=True, computer="")
+    hold = timedelta(seconds=settings.FEMKORT_REMATCH_HOLD_SECONDS)
+    if timezone.now() < session.created + hold:
+        empty = empty.filter(Q(invited__isnull=True) | Q(invited=user))
     seat = empty.filter(position=position).first() if position is not None else empty.first()
     if seat is None:
         raise TableError(_("That seat is taken.") if position is not None else _("The table is full."), code="full")
     return seat
+
+
+@transaction.atomic
+def session_rematch(*, session_id: int, user: User) -> GameSession:
+    """Play again: a new table with the same game, options, clock and seats, computers included.
+
+    The other people's seats are kept for them (they see an invitation on the finished
+    table) for ``FEMKORT_REMATCH_HOLD_SECONDS``, or until they decline; then anyone may sit.
+    Asking twice gives the same new table.
+    """
+    session = locked_session(session_id)
+    if session.status != GameSession.Status.FINISHED:
+        raise TableError(_("Only a finished session can be played again."), code="not_finished")
+    _host_only(session, user)
+    if session.rematch_id is not None:
+        return session.rematch
+    again = GameSession.objects.create(
+        game=session.game,
+        options=session.options,
+        seat_count=session.seat_count,
+        host=user,
+        turn_seconds=session.turn_seconds,
+    )
+    Seat.objects.bulk_create(
+        Seat(
+            session=again,
+            position=seat.position,
+            user=user if seat.user_id == user.pk else None,
+            computer=seat.computer,
+            invited_id=seat.user_id if seat.user_id not in (None, user.pk) else None,
+        )
+        for seat in session.seats.all()
+    )
+    session.rematch = again
+    _changed(session)
+    return again
+
+
+@transaction.atomic
+def rematch_decline(*, session_id: int, user: User) -> GameSession:
+    """Say no to playing again: the seat kept for you at the new table opens to anyone."""
+    session = locked_session(session_id)
+    if session.rematch_id is None:
+        raise TableError(_("Nobody has asked to play this session again."), code="no_rematch")
+    again = locked_session(session.rematch_id)
+    if not again.seats.filter(invited=user).update(invited=None):
+        raise TableError(_("No seat is kept for you at the new table."), code="not_invited")
+    _changed(again)
+    return _changed(session)
+
+
+def _tell_previous(session: GameSession) -> None:
+    """The finished table shows who took up "play again": it changes too."""
+    previous = GameSession.objects.select_for_update().filter(rematch=session).first()
+    if previous is not None:
+        _changed(previous)
 
 
 def _changed(session: GameSession) -> GameSession:

@@ -46,4 +46,22 @@
       posting = false;
     });
   });
+
+  // Turn clocks count down to the server's deadline, corrected by how far this device's clock
+  // is from the server's (each table view says the server's time when it was made).
+  var skew = 0;
+  document.addEventListener("htmx:load", function () {
+    var table = document.getElementById("table");
+    if (table && table.dataset.now) skew = Number(table.dataset.now) - Date.now();
+    tick();
+  });
+  function tick() {
+    var clocks = document.querySelectorAll(".clock[data-deadline]");
+    clocks.forEach(function (clock) {
+      var left = Math.max(0, Math.ceil((Number(clock.dataset.deadline) - Date.now() - skew) / 1000));
+      clock.textContent = left + " s";
+      clock.classList.toggle("short", left <= 5);
+    });
+  }
+  setInterval(tick, 250);
 })();

@@ -1,0 +1,240 @@
+"""Tables that never stall: whose turn it is and since when, turn clocks, absent players,
+a computer taking over a seat, leaving a running session, and clocks across restarts.
+
+Every deadline lives on the session row (``due``, ``deadline``), so any server process can
+enforce it: the live drivers call ``turn_check`` when a person's turn is due to be looked
+at, and the row lock plus the sequence number make sure only one process acts on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F, Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from games.live.broadcast import announce
+from games.models import PRESENCE_TIMEOUT, Connection, GameSession, Seat, ServerBeat
+
+from .errors import NotSeated, TableError
+from .locks import locked_session
+
+STAND_IN_LEVEL = "medium"
+SEEN_EVERY = timedelta(seconds=10)  # a polling page refreshes its player's sign of life at most this often
+
+
+def away_limit() -> timedelta:
+    return timedelta(seconds=settings.FEMKORT_AWAY_SECONDS)
+
+
+def turn_begin(session: GameSession, seats: Sequence[Seat], to_act: int | None) -> None:
+    """Set who acts next, since when, and when the server must look at the table (unsaved).
+
+    A computer (or a computer playing for someone) acts after a short pause; a person's
+    turn is looked at when their clock runs out, or after ``FEMKORT_AWAY_SECONDS`` to see
+    whether they are still there.
+    """
+    now = timezone.now()
+    to_act = to_act if session.status == GameSession.Status.PLAYING else None
+    session.to_act = to_act
+    session.turn_since = now if to_act is not None else None
+    session.deadline = None
+    session.due = None
+    if to_act is None:
+        return
+    if session.unattended_since is not None:  # nobody plays their own seat: wait for someone, then abandon
+        session.due = session.unattended_since + timedelta(seconds=settings.FEMKORT_ABANDON_SECONDS)
+        return
+    if seats[to_act].played_by:
+        session.due = now + timedelta(seconds=settings.COMPUTER_PAUSE_SECONDS)
+        return
+    if session.turn_seconds:
+        session.deadline = now + timedelta(seconds=session.turn_seconds)
+    look = now + away_limit()
+    session.due = min(look, session.deadline) if session.deadline else look
+
+
+@transaction.atomic
+def turn_check(*, session_id: int, seen_seq: int) -> GameSession | None:
+    """A person's turn is due to be looked at: if their clock ran out, or they have been gone
+    ``FEMKORT_AWAY_SECONDS`` on their turn, a computer takes the seat; else look again later.
+    When no seat is played by its own person, computers wait too (nobody is watching) and
+    the session ends as abandoned after ``FEMKORT_ABANDON_SECONDS`` unless someone comes back.
+
+    Returns the session (with its next ``due``), or ``None`` if the table moved on meanwhile.
+    """
+    session = locked_session(session_id)
+    if session.status != GameSession.Status.PLAYING or session.seq != seen_seq or session.to_act is None:
+        return None
+    now = timezone.now()
+    if session.due is None or session.due > now:
+        return session
+    if abandon_due(session):
+        session_end_abandoned(session)
+        return session
+    if session.unattended_since is not None:
+        return session
+    seats = list(session.seats.select_related("user"))
+    seat = seats[session.to_act]
+    if seat.played_by:
+        return session  # a computer's turn: the drivers play it
+    expired = session.deadline is not None and now >= session.deadline
+    back_by = _absent_until(session, seat, now)
+    if expired or (back_by is not None and now >= back_by):
+        _stand_in(session, seats, seat, now)
+        return session
+    look = back_by or now + away_limit()
+    session.due = min(look, session.deadline) if session.deadline else look
+    GameSession.objects.filter(pk=session.pk).update(due=session.due)
+    return session
+
+
+def _absent_until(session: GameSession, seat: Seat, now: datetime) -> datetime | None:
+    """When a person with no live connection counts as gone (``None`` while they are connected).
+
+    Their absence runs from their last sign of life (a socket's last beat, a page poll, the
+    moment their socket closed) or from the start of the turn, whichever is later.
+    """
+    rows = Connection.objects.filter(session_id=session.pk, user_id=seat.user_id)
+    if rows.filter(seen__gte=now - timedelta(seconds=PRESENCE_TIMEOUT)).exists():
+        return None
+    signs = [seat.seen, session.turn_since, rows.aggregate(last=Max("seen"))["last"]]
+    return max(sign for sign in signs if sign is not None) + away_limit()
+
+
+def _stand_in(session: GameSession, seats: Sequence[Seat], seat: Seat, now: datetime) -> None:
+    seat.stand_in = STAND_IN_LEVEL
+    seat.save(update_fields=["stand_in"])
+    _changed(session, seats, now)
+
+
+def _attendance(session: GameSession, seats: Sequence[Seat], now: datetime) -> bool:
+    """Note since when no person plays their own seat (the session is abandoned after a grace period);
+    says whether that changed."""
+    attended = any(seat.user_id and not seat.stand_in for seat in seats)
+    since = None if attended else session.unattended_since or now
+    changed = since != session.unattended_since
+    session.unattended_since = since
+    return changed
+
+
+def session_end_abandoned(session: GameSession) -> None:
+    """End a session unfinished (the caller holds its row lock): no ratings change."""
+    session.status = GameSession.Status.ABANDONED
+    session.finished = timezone.now()
+    session.to_act = session.turn_since = session.deadline = session.due = None
+    session.seq += 1
+    session.save()
+    announce(session.pk, session.seq)
+
+
+def abandon_due(session: GameSession) -> bool:
+    """Nobody has played their own seat for the grace period: the session ends as abandoned."""
+    since = session.unattended_since
+    return since is not None and timezone.now() >= since + timedelta(seconds=settings.FEMKORT_ABANDON_SECONDS)
+
+
+def _changed(session: GameSession, seats: Sequence[Seat], now: datetime, *, new_turn: bool = True) -> None:
+    """Someone's seat changed hands: a change like a move (every view refreshes, the turn starts again)."""
+    if _attendance(session, seats, now) or new_turn:  # who must act, or whether anyone waits, changed
+        turn_begin(session, seats, session.to_act)
+    session.seq += 1
+    session.save()
+    announce(session.pk, session.seq)
+
+
+@transaction.atomic
+def session_leave(*, session_id: int, user: User) -> GameSession:
+    """Leave a running session for good: a computer plays the seat to the end, and it counts as lost."""
+    session = locked_session(session_id)
+    if session.status != GameSession.Status.PLAYING:
+        raise TableError(_("This session is not in play."), code="not_playing")
+    seats = list(session.seats.select_related("user"))
+    seat = next((s for s in seats if s.user_id == user.pk), None)
+    if seat is None:
+        raise NotSeated(_("You have no seat at this table."))
+    if seat.left:
+        raise TableError(_("You have already left this session."), code="left")
+    seat.left = True
+    seat.stand_in = seat.stand_in or STAND_IN_LEVEL
+    seat.save(update_fields=["left", "stand_in"])
+    _changed(session, seats, timezone.now(), new_turn=session.to_act == seat.position)
+    return session
+
+
+@transaction.atomic
+def seat_reclaim(*, session_id: int, user: User) -> GameSession:
+    """Take your seat back from the computer playing for you; if it is your turn, it is yours now."""
+    session = locked_session(session_id)
+    if session.status != GameSession.Status.PLAYING:
+        raise TableError(_("This session is not in play."), code="not_playing")
+    seats = list(session.seats.select_related("user"))
+    seat = next((s for s in seats if s.user_id == user.pk), None)
+    if seat is None:
+        raise NotSeated(_("You have no seat at this table."))
+    if seat.left:
+        raise TableError(_("You left this session; a computer plays your seat to the end."), code="left")
+    if not seat.stand_in:
+        raise TableError(_("You are already playing your seat."), code="not_stood_in")
+    now = timezone.now()
+    seat.stand_in = ""
+    seat.seen = now
+    seat.save(update_fields=["stand_in", "seen"])
+    _changed(session, seats, now, new_turn=session.to_act == seat.position)
+    return session
+
+
+def seat_seen(*, session_id: int, user: User) -> None:
+    """A seated person showed a sign of life (a page or poll); written at most every few seconds."""
+    now = timezone.now()
+    Seat.objects.filter(session_id=session_id, user=user).exclude(seen__gte=now - SEEN_EVERY).update(seen=now)
+
+
+def beat_threshold() -> timedelta:
+    """A gap in the server's beat longer than this means no process was serving."""
+    return timedelta(seconds=max(15.0, 3 * settings.FEMKORT_SWEEP_SECONDS))
+
+
+@transaction.atomic
+def clocks_keep() -> timedelta | None:
+    """Note that a server process is running; after a time with none (a restart), push every
+    person's running turn back by that time, as if the clocks had stopped with the server.
+
+    Called by every process's sweep; the beat row's lock makes the push happen once however
+    many processes start together. Returns the downtime that was given back, if any.
+    """
+    now = timezone.now()
+    beat = ServerBeat.objects.select_for_update().filter(pk=1).first()
+    if beat is None:
+        try:
+            with transaction.atomic():
+                ServerBeat.objects.create(pk=1, at=now)
+        except IntegrityError:  # another process created it first
+            ServerBeat.objects.select_for_update().filter(pk=1).update(at=now)
+        return None
+    gap = now - beat.at
+    beat.at = now
+    beat.save(update_fields=["at"])
+    if gap <= beat_threshold():
+        return None
+    waiting = Seat.objects.filter(
+        session__status=GameSession.Status.PLAYING,
+        position=F("session__to_act"),
+        user__isnull=False,
+        stand_in="",
+    ).values_list("session_id", flat=True)
+    ids = list(waiting)
+    GameSession.objects.filter(pk__in=ids).update(
+        seq=F("seq") + 1,
+        turn_since=F("turn_since") + gap,
+        deadline=F("deadline") + gap,
+        due=F("due") + gap,
+    )
+    for session_id, seq in GameSession.objects.filter(pk__in=ids).values_list("pk", "seq"):
+        announce(session_id, seq)
+    return gap
