@@ -224,6 +224,7 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
     waiting = session.status == GameSession.Status.WAITING
     playing = session.status == GameSession.Status.PLAYING
     mine = seats[me] if me is not None else None
+    stood_in = bool(mine and mine.stand_in)  # a computer plays these cards: they are not the viewer's to play
     return TableView(
         session=session,
         my_seat=me,
@@ -231,11 +232,11 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
         seats=panels,
         hand=_hand(view),
         trick=trick,
-        prompt=_prompt(view or (view_for(state, None) if state else None), seats),
+        prompt=_prompt(None if stood_in else view or (view_for(state, None) if state else None), seats),
         deal_number=snapshot.deal.number if snapshot.deal else None,
         last_deal=last_deal,
         last_trick=last_trick,
-        my_turn=bool(view and view.my_turn and session.status == GameSession.Status.PLAYING),
+        my_turn=bool(view and view.my_turn and playing and not stood_in),
         signed_in=signed_in,
         can_start=waiting and is_host and filled >= 3,
         can_join=waiting and signed_in and me is None and filled < len(seats),

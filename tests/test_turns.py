@@ -3,11 +3,13 @@ back, leaving, abandonment, clocks across a restart. Time is a controlled clock,
 
 from __future__ import annotations
 
+import io
 import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from django import db
+from django.core.management import call_command
 from django.utils import timezone
 
 from games import services
@@ -168,6 +170,9 @@ def test_coming_back_takes_the_seat_back_with_one_click(players, clock, client):
     with pytest.raises(services.TableError) as refused:
         services.card_play(session_id=session.pk, user=user, card=state.legal_cards()[0], seen_seq=session.seq)
     assert refused.value.code == "stood_in"
+    stood_in = table_view(table_snapshot(session.pk), user)
+    assert not stood_in.my_turn  # his cards are not his to play while the computer plays them
+    assert stood_in.can_reclaim
     client.force_login(user)
     page = client.get(f"/tables/{session.pk}/").content.decode()
     assert "Take my seat back" in page
@@ -381,3 +386,15 @@ def test_two_processes_checking_one_clock_hand_the_seat_over_once(players, clock
     session.refresh_from_db()
     assert session.seq == seen + 1
     assert Seat.objects.filter(session=session, stand_in="medium").count() == 1
+
+
+def test_sessions_started_before_turns_were_recorded_get_their_turn_at_start_up(players, clock):
+    session = table(players, turn_seconds=30)
+    GameSession.objects.filter(pk=session.pk).update(to_act=None, turn_since=None, deadline=None, due=None)
+    call_command("computers_resume", stdout=io.StringIO())
+    session.refresh_from_db()
+    assert session.to_act == deal_state(session.deals.get()).to_act
+    assert session.deadline == clock.now + timedelta(seconds=30)
+    clock.advance(30)
+    assert check(session) is not None
+    assert to_act(session).stand_in == "medium"

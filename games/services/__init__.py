@@ -15,7 +15,7 @@ from .tables import (
     session_touch,
     table_create,
 )
-from .turns import clocks_keep, seat_reclaim, seat_seen, session_leave, turn_check
+from .turns import clocks_keep, seat_reclaim, seat_seen, session_leave, turn_check, turn_restore
 
 __all__ = [
     "IllegalCard",
@@ -41,4 +41,5 @@ __all__ = [
     "standings_rebuild",
     "table_create",
     "turn_check",
+    "turn_restore",
 ]

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games.live.broadcast import announce
 from games.models import PRESENCE_TIMEOUT, Connection, GameSession, Seat, ServerBeat
+from games.records import deal_state
 
 from .errors import NotSeated, TableError
 from .locks import locked_session
@@ -187,6 +188,23 @@ def seat_reclaim(*, session_id: int, user: User) -> GameSession:
     seat.save(update_fields=["stand_in", "seen"])
     _changed(session, seats, now, new_turn=session.to_act == seat.position)
     return session
+
+
+@transaction.atomic
+def turn_restore(*, session_id: int) -> bool:
+    """Give a session in play that does not say whose turn it is (started before turns were
+    recorded) its turn, so its clock and absence checks run; ``True`` if it needed one."""
+    session = locked_session(session_id)
+    if session.status != GameSession.Status.PLAYING or session.to_act is not None:
+        return False
+    deal = session.deals.order_by("-number").first()
+    if deal is None:
+        return False
+    turn_begin(session, list(session.seats.all()), deal_state(deal).to_act)
+    session.seq += 1
+    session.save()
+    announce(session.pk, session.seq)
+    return True
 
 
 def seat_seen(*, session_id: int, user: User) -> None:
