@@ -11,7 +11,7 @@ from django.db import connection, transaction
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -73,6 +73,8 @@ class SeatPanel:
     hand_size: int
     played: tuple[CardView, ...] = ()
     stand_in: bool = False  # a computer plays for this seat's person
+    kept_for: str = ""  # a waiting seat kept for this person (play again)
+    kept_for_me: bool = False
     left: bool = False
     deadline: int | None = None  # the turn clock's end, in milliseconds since the epoch
 
@@ -142,10 +144,10 @@ def table_snapshot(session_id: int) -> TableSnapshot | None:
         if outermost and connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        session = GameSession.objects.filter(pk=session_id).first()
+        session = GameSession.objects.select_related("host").filter(pk=session_id).first()
         if session is None:
             return None
-        seats = tuple(session.seats.select_related("user"))
+        seats = tuple(session.seats.select_related("user", "invited"))
         deal = session.deals.order_by("-number").first() if session.status != GameSession.Status.WAITING else None
         state = deal_state(deal) if deal else None
         previous = None
@@ -218,7 +220,7 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
     signed_in = bool(user and user.is_authenticated)
     me = next((s.position for s in seats if signed_in and s.user_id == user.pk), None)
     view = view_for(state, me) if state and me is not None else None
-    panels, trick, (last_deal, last_trick), finished = _public(snapshot, online, me)
+    panels, trick, (last_deal, last_trick), finished = _public(snapshot, online, me, user.pk if signed_in else None)
     filled = sum(not seat.is_empty for seat in seats)
     is_host = signed_in and user.pk == session.host_id
     waiting = session.status == GameSession.Status.WAITING
@@ -250,7 +252,7 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
     )
 
 
-def _public(snapshot: TableSnapshot, online: frozenset[int], me: int | None) -> tuple:
+def _public(snapshot: TableSnapshot, online: frozenset[int], me: int | None, viewer: int | None) -> tuple:
     """Seats, trick, last deal and result: the same for every viewer once the session runs."""
     key = (online, get_language())
     if snapshot.state is not None and key in snapshot.memo:
@@ -258,7 +260,10 @@ def _public(snapshot: TableSnapshot, online: frozenset[int], me: int | None) -> 
     view = view_for(snapshot.state, None) if snapshot.state else None
     won = {winning_card(view.seats, trick) for trick in view.tricks} if view else set()
     public = (
-        [_panel(seat, me, view, won, seat.user_id in online, _clock(snapshot.session)) for seat in snapshot.seats],
+        [
+            _panel(seat, me, view, won, seat.user_id in online, _clock(snapshot.session), viewer)
+            for seat in snapshot.seats
+        ],
         _trick(view, snapshot.seats),
         _last_deal(snapshot, view),
         _finished(snapshot.session, snapshot.seats),
@@ -274,7 +279,13 @@ def table_view_for(session: GameSession, user: User | None) -> TableView:
 
 
 def _panel(
-    seat: Seat, me: int | None, view: SeatView | None, won: set[str], connected: bool, deadline: int | None
+    seat: Seat,
+    me: int | None,
+    view: SeatView | None,
+    won: set[str],
+    connected: bool,
+    deadline: int | None,
+    viewer: int | None,
 ) -> SeatPanel:
     played = tuple(card_view(c, won=c in won) for c in view.played[seat.position]) if view else ()
     return SeatPanel(
@@ -292,6 +303,8 @@ def _panel(
         stand_in=bool(seat.user_id and seat.stand_in),
         left=seat.left,
         deadline=deadline if view and view.to_act == seat.position else None,
+        kept_for=seat.invited.name if seat.invited_id and seat.is_empty else "",
+        kept_for_me=bool(viewer and seat.invited_id == viewer),
     )
 
 
@@ -370,7 +383,9 @@ def _finished(session: GameSession, seats: list[Seat]) -> str:
     if session.winner_id is None:
         return _("The session ended in a draw.")
     winner = next(seat for seat in seats if seat.pk == session.winner_id)
-    return _("%(name)s wins the session with %(wins)d wins.") % {"name": winner.name, "wins": winner.wins}
+    return ngettext(
+        "%(name)s wins the session with %(wins)d win.", "%(name)s wins the session with %(wins)d wins.", winner.wins
+    ) % {"name": winner.name, "wins": winner.wins}
 
 
 def sessions_of(user: User) -> QuerySet[GameSession]:

@@ -182,7 +182,12 @@ def session_leave(request: HttpRequest, session_id: int) -> HttpResponse:
     """Leaving a running session is for good: a page asks first (it works without JavaScript)."""
     session = get_object_or_404(GameSession, pk=session_id)
     if request.method == "POST":
-        return _act(request, session_id, lambda: services.session_leave(session_id=session_id, user=request.user))
+
+        def leave() -> None:
+            services.session_leave(session_id=session_id, user=request.user)
+            messages.info(request, _("You left the session; a computer plays your seat to the end."))
+
+        return _act(request, session_id, leave)
     return render(request, "games/leave.html", {"session": session})
 
 

@@ -6,11 +6,14 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from games import services
 from games.models import GameSession, Seat
 from games.selectors import table_snapshot, table_view
+from games.table_html import table_html
+from tests.live_helpers import connect, frame_seq, frames_until
 from tests.site_helpers import play_session
 
 pytestmark = pytest.mark.django_db
@@ -98,3 +101,43 @@ def test_the_new_table_starts_with_whoever_came(finished, players):
     started = services.session_start(session_id=again.pk, user=players[0])
     assert started.status == GameSession.Status.PLAYING
     assert started.seat_count == 3
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_invitation_reaches_an_open_finished_table_live(players):
+    session = await database_sync_to_async(play_session)(players, computers=1, seed=3)
+    socket = await connect(session.pk, players[1])
+    await frames_until(socket, session.seq)
+    again = await database_sync_to_async(services.session_rematch)(session_id=session.pk, user=players[0])
+    frames = await frames_until(socket, session.seq + 1)
+    assert "asks you to play again" in frames[-1]
+    assert f"/tables/{again.pk}/join/" in frames[-1]
+    await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_opened_later_never_shows_an_older_view_than_the_page(players, make_user):
+    """A process's snapshot of a table nobody here watched may be old: a new socket shows the table as it is."""
+    session = await database_sync_to_async(services.table_create)(host=players[0], seats=3)
+    first = await connect(session.pk, players[0])
+    await frames_until(first, 0)
+    await first.disconnect()
+    await database_sync_to_async(services.seat_take)(session_id=session.pk, user=players[1])  # nobody watching
+    again = await connect(session.pk, players[0])
+    frames = await frames_until(again, 1)
+    assert frame_seq(frames[0]) == 1
+    await again.disconnect()
+
+
+def test_a_kept_seat_says_for_whom(finished, players, make_user):
+    again = services.session_rematch(session_id=finished.pk, user=players[0])
+    stranger = make_user("dag")
+    seen_by_stranger = table_view(table_snapshot(again.pk), stranger).seats
+    assert sorted(seat.kept_for for seat in seen_by_stranger if seat.kept_for) == sorted(
+        user.name for user in players[1:]
+    )
+    html = table_html(table_view(table_snapshot(again.pk), stranger))
+    assert "kept for bjorn" in html
+    assert html.count("Sit here") == 0
+    mine = table_html(table_view(table_snapshot(again.pk), players[1]))
+    assert mine.count("Sit here") == 1

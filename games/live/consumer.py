@@ -47,6 +47,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     joined = False
     left = False
     sent_seq = -1
+    opened_at_seq = 0
 
     async def __call__(self, scope, receive, send) -> None:
         """Channels' consumer loop, fed by the browser and by this process's table listener (``sockets``)."""
@@ -86,7 +87,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close()
             return
         await self.accept()
-        snapshot = await self._send_view(0)
+        snapshot = await self._send_view(self.opened_at_seq)
         if self.user.is_authenticated:
             sockets.changed(self.session_id)
         if snapshot is not None and snapshot.computer_to_act() is not None:
@@ -187,8 +188,10 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def _open(self, ip: str | None) -> str:
         """Check the table exists and the limits allow another socket; record the connection."""
-        if not GameSession.objects.filter(pk=self.session_id).exists():
+        seq = GameSession.objects.filter(pk=self.session_id).values_list("seq", flat=True).first()
+        if seq is None:
             return "missing"
+        self.opened_at_seq = seq  # this process's snapshot may be older: changes made while nobody here watched
         alive = Connection.objects.filter(seen__gte=timezone.now() - timedelta(seconds=PRESENCE_TIMEOUT))
         user = self.user if self.user.is_authenticated else None
         if user is not None:
