@@ -1,18 +1,16 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games.engine import TrickGame
 from games.engine.cards import CARDS
+from games.engine.options import Option, from_form
+from games.services.tables import MAX_SEATS, MIN_SEATS
 
 
 class TableForm(forms.Form):
-    seats = forms.IntegerField(label=_("Seats"), min_value=3, max_value=10, initial=4)
-    target = forms.IntegerField(label=_("Wins needed"), min_value=1, max_value=10, initial=3)
-    profile = forms.ChoiceField(
-        label=_("Rules"),
-        choices=[("modern", _("Modern (must overtake)")), ("classic", _("Classic (follow suit only)"))],
-        initial="modern",
-    )
-    trump = forms.BooleanField(label=_("Trump: the dealer's fifth card"), required=False)
+    """A new table of one game: seats, that game's own options (from its declaration), and the turn clock."""
+
+    game = forms.CharField(widget=forms.HiddenInput, required=False)
     turn_seconds = forms.TypedChoiceField(
         label=_("Turn clock"),
         choices=[
@@ -28,9 +26,47 @@ class TableForm(forms.Form):
         help_text=_("When it runs out, a computer plays for that player until they take their seat back."),
     )
 
+    def __init__(self, rules: TrickGame, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.rules = rules
+        self.fields["game"].initial = rules.name
+        low, high = max(MIN_SEATS, rules.min_players), min(MAX_SEATS, rules.max_players)
+        seats = forms.IntegerField(label=_("Seats"), min_value=low, max_value=high, initial=min(max(4, low), high))
+        fields = {"game": self.fields.pop("game"), "seats": seats}
+        fields |= {option.name: _field(option) for option in rules.options_schema}
+        fields["turn_seconds"] = self.fields.pop("turn_seconds")
+        self.fields = fields
+
+    def clean_game(self) -> str:
+        if self.cleaned_data["game"] not in ("", self.rules.name):
+            raise forms.ValidationError(_("Unknown game."))
+        return self.rules.name
+
     def options(self) -> dict:
-        data = self.cleaned_data
-        return {"profile": data["profile"], "trump": data["trump"], "target": data["target"]}
+        return from_form(self.rules.options_schema, self.cleaned_data)
+
+
+def _field(option: Option) -> forms.Field:
+    """A form field for one declared option; the declaration's English texts are translated here."""
+    label, help_text = _(option.label), _(option.help)
+    if option.kind == "flag":
+        return forms.BooleanField(label=label, help_text=help_text, required=False, initial=option.default)
+    if option.kind == "number":
+        return forms.IntegerField(
+            label=label,
+            help_text=help_text,
+            min_value=option.low,
+            max_value=option.high,
+            initial=option.default,
+            required=False,  # left empty: the default
+        )
+    return forms.ChoiceField(
+        label=label,
+        help_text=help_text,
+        choices=[(key, _(text)) for key, text in option.choices],
+        initial=option.default,
+        required=False,  # not sent: the default
+    )
 
 
 class PlayForm(forms.Form):

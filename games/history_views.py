@@ -8,7 +8,8 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from . import history
-from .models import GameSession, Standing
+from .models import Standing
+from .selectors import game_list, game_or_first
 
 
 @require_safe
@@ -55,7 +56,7 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
 
 @require_safe
 def leaderboard(request: HttpRequest) -> HttpResponse:
-    game = request.GET.get("game") if request.GET.get("game") in GameSession.Game.values else "femkort"
+    game = game_or_first(request.GET.get("game")).name
     board = request.GET.get("board") if request.GET.get("board") in history.BOARDS else "sessions"
     period = request.GET.get("period") if request.GET.get("period") in history.PERIODS else "all"
     against = request.GET.get("against") if request.GET.get("against") in Standing.Against.values else "people"
@@ -71,6 +72,6 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         "period": period,
         "against": against,
         "min_sessions": min_sessions,
-        "games": GameSession.Game.choices,
+        "games": [(entry.name, entry.title) for entry in game_list()],
     }
     return render(request, "games/leaderboard.html", context)

@@ -9,23 +9,30 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from games.engine import GAMES
+
 LEVEL_NAMES = {"easy": _("easy"), "medium": _("medium"), "strong": _("strong")}
 TURN_CLOCKS = [(0, _("no clock")), (15, _("15 s")), (30, _("30 s")), (60, _("60 s"))]
 COMPUTER_NAMES = ("Astrid", "Birger", "Cleo", "Dag", "Elsa", "Frej", "Greta", "Hugo", "Ingrid", "Jens")
 
 
-class GameSession(models.Model):
-    class Game(models.TextChoices):
-        FEMKORT = "femkort", "Femkort"
-        LETZTER_STICH = "letzter-stich", "Letzter Stich"
+def game_choices() -> list[tuple[str, str]]:
+    """The games, from the engine's one registry (adding a game needs no migration)."""
+    return [(name, game.title) for name, game in GAMES.items()]
 
+
+def first_game() -> str:
+    return next(iter(GAMES))
+
+
+class GameSession(models.Model):
     class Status(models.TextChoices):
         WAITING = "waiting", _("waiting for players")
         PLAYING = "playing", _("playing")
         FINISHED = "finished", _("finished")
         ABANDONED = "abandoned", _("abandoned")
 
-    game = models.CharField(max_length=20, choices=Game.choices, default=Game.FEMKORT)
+    game = models.CharField(max_length=20, choices=game_choices, default=first_game)
     options = models.JSONField(default=dict, help_text=_("Table options as the engine reads them."))
     seat_count = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
@@ -221,7 +228,7 @@ class Standing(models.Model):
         PEOPLE = "people", _("people only")
         COMPUTERS = "computers", _("with computer players")
 
-    game = models.CharField(max_length=20, choices=GameSession.Game.choices)
+    game = models.CharField(max_length=20, choices=game_choices)
     against = models.CharField(max_length=10, choices=Against.choices)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="standings"
@@ -271,7 +278,7 @@ class PeriodStanding(models.Model):
         MONTH = "month", _("month")
         WEEK = "week", _("week")
 
-    game = models.CharField(max_length=20, choices=GameSession.Game.choices)
+    game = models.CharField(max_length=20, choices=game_choices)
     against = models.CharField(max_length=10, choices=Standing.Against.choices)
     period = models.CharField(max_length=5, choices=Period.choices)
     starts = models.DateField()

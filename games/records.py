@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.engine import FemkortMatch, LetzterStichMatch, Match, get_game
+from games.engine import LETZTER_STICH, FemkortMatch, LetzterStichMatch, Match, get_game
 from games.engine.base import DealState
 
 from .models import Deal, GameSession, Seat
@@ -24,7 +24,7 @@ def match_of(session: GameSession, seats: Sequence[Seat]) -> Match:
     """The session's match as the engine sees it, from the columns that hold it between deals."""
     game = get_game(session.game)
     options = game.parse_options(session.options)
-    if session.game == GameSession.Game.LETZTER_STICH:
+    if session.game == LETZTER_STICH.name:
         return LetzterStichMatch(
             players=len(seats),
             options=options,

@@ -17,10 +17,72 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 
 from .cardnames import card_label, card_short, suit_name
-from .engine.base import DealState, Trick, playing_order, winning_card
+from .engine import GAMES, TrickGame
+from .engine.base import Count as Amount
+from .engine.base import DealState, Match, Text, Trick, playing_order, winning_card
 from .engine.views import SeatView, view_for
 from .models import PRESENCE_TIMEOUT, Connection, Deal, GameSession, Play, Seat
 from .records import deal_state, match_of
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    name: str
+    title: str
+    summary: str
+    players: str
+
+
+def game_list() -> list[GameEntry]:
+    """Every game the site offers, in the registry's order, worded for the lobby."""
+    return [
+        GameEntry(
+            name,
+            rules.title,
+            _(rules.summary),
+            _("%(low)d to %(high)d players") % {"low": rules.min_players, "high": rules.max_players},
+        )
+        for name, rules in GAMES.items()
+    ]
+
+
+@dataclass(frozen=True)
+class OptionText:
+    label: str
+    help: str
+    default_text: str
+
+
+def option_texts(rules: TrickGame) -> list[OptionText]:
+    """A game's table options worded for its rules page, with their defaults."""
+    texts = []
+    for option in rules.options_schema:
+        if option.kind == "flag":
+            default = _("on") if option.default else _("off")
+        elif option.kind == "choice":
+            default = _(dict(option.choices)[option.default])
+        else:
+            default = str(option.default)
+        texts.append(OptionText(_(option.label), _(option.help), default))
+    return texts
+
+
+def game_entry(rules: TrickGame) -> GameEntry:
+    return next(entry for entry in game_list() if entry.name == rules.name)
+
+
+def game_or_first(name: str | None) -> TrickGame:
+    """The game asked for, or the first one listed when the name is missing or unknown."""
+    return GAMES.get(name or "") or next(iter(GAMES.values()))
+
+
+def say(text: Text) -> str:
+    """A game's sentence in the viewer's language."""
+    return _(text.message) % dict(text.params) if text.params else _(text.message)
+
+
+def say_count(count: Amount) -> str:
+    return ngettext(count.singular, count.plural, count.count) % {"count": count.count}
 
 
 def lobby_tables() -> dict[str, list[GameSession]]:
@@ -64,7 +126,7 @@ class SeatPanel:
     position: int
     name: str
     computer: str
-    wins: int
+    scores: tuple[str, ...]  # worded: "2 wins", "7 chips", "3 tokens"
     is_dealer: bool
     to_act: bool
     is_me: bool
@@ -74,6 +136,8 @@ class SeatPanel:
     played: tuple[CardView, ...] = ()
     stand_in: bool = False  # a computer plays for this seat's person
     kept_for: str = ""  # a waiting seat kept for this person (play again)
+    tricks_taken: int | None = None  # this deal, where the game's score depends on it
+    face_up: tuple[CardView, ...] = ()  # turned up in this seat's hand (the trump card)
     kept_for_me: bool = False
     left: bool = False
     deadline: int | None = None  # the turn clock's end, in milliseconds since the epoch
@@ -112,6 +176,18 @@ class TableSnapshot:
         return seat if seat.played_by else None
 
 
+@dataclass(frozen=True)
+class TableHeader:
+    """What the rules make public about the whole table, worded for the header."""
+
+    game: str
+    game_title: str
+    facts: tuple[str, ...]  # the options in short
+    trump: str = ""  # the trump suit's name, when there is one
+    pot: int | None = None
+    extra_deal: str = ""  # a tie-break deal, announced
+
+
 @dataclass
 class TableView:
     session: GameSession
@@ -134,6 +210,7 @@ class TableView:
     can_rematch: bool = False
     rematch_id: int | None = None
     invited: bool = False  # a seat at the rematch table is kept for this viewer
+    header: TableHeader | None = None
     server_now: int = 0  # milliseconds since the epoch, so the page's countdown ignores the viewer's clock
 
 
@@ -220,7 +297,9 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
     signed_in = bool(user and user.is_authenticated)
     me = next((s.position for s in seats if signed_in and s.user_id == user.pk), None)
     view = view_for(state, me) if state and me is not None else None
-    panels, trick, (last_deal, last_trick), finished = _public(snapshot, online, me, user.pk if signed_in else None)
+    panels, trick, (last_deal, last_trick), finished, header = _public(
+        snapshot, online, me, user.pk if signed_in else None
+    )
     filled = sum(not seat.is_empty for seat in seats)
     is_host = signed_in and user.pk == session.host_id
     waiting = session.status == GameSession.Status.WAITING
@@ -234,7 +313,7 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
         seats=panels,
         hand=_hand(view),
         trick=trick,
-        prompt=_prompt(None if stood_in else view or (view_for(state, None) if state else None), seats),
+        prompt=_prompt(None if stood_in else view or (view_for(state, None) if state else None), seats, header),
         deal_number=snapshot.deal.number if snapshot.deal else None,
         last_deal=last_deal,
         last_trick=last_trick,
@@ -249,6 +328,7 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
         rematch_id=session.rematch_id,
         invited=signed_in and any(invited == user.pk and taker is None for _, taker, invited in snapshot.rematch_seats),
         server_now=int(timezone.now().timestamp() * 1000),
+        header=header,
     )
 
 
@@ -259,14 +339,17 @@ def _public(snapshot: TableSnapshot, online: frozenset[int], me: int | None, vie
         return snapshot.memo[key]
     view = view_for(snapshot.state, None) if snapshot.state else None
     won = {winning_card(view.seats, trick) for trick in view.tricks} if view else set()
+    rules = GAMES[snapshot.session.game]
+    match = match_of(snapshot.session, snapshot.seats) if snapshot.session.dealer is not None else None
     public = (
         [
-            _panel(seat, me, view, won, seat.user_id in online, _clock(snapshot.session), viewer)
+            _panel(seat, me, view, won, seat.user_id in online, _clock(snapshot.session), viewer, rules, match)
             for seat in snapshot.seats
         ],
         _trick(view, snapshot.seats),
         _last_deal(snapshot, view),
         _finished(snapshot.session, snapshot.seats),
+        _header(snapshot, rules, match, view),
     )
     if snapshot.state is not None:
         snapshot.memo[key] = public
@@ -286,13 +369,18 @@ def _panel(
     connected: bool,
     deadline: int | None,
     viewer: int | None,
+    rules: TrickGame,
+    match: Match | None,
 ) -> SeatPanel:
     played = tuple(card_view(c, won=c in won) for c in view.played[seat.position]) if view else ()
+    taken = sum(trick.winner == seat.position for trick in view.tricks) if view and rules.counts_tricks else None
     return SeatPanel(
         position=seat.position,
         name=seat.name,
         computer=seat.computer,
-        wins=seat.wins,
+        scores=tuple(say_count(count) for count in rules.seat_scores(match, seat.position)) if match else (),
+        tricks_taken=taken,
+        face_up=tuple(card_view(card) for owner, card in view.face_up if owner == seat.position) if view else (),
         is_dealer=bool(view and view.dealer == seat.position),
         to_act=bool(view and view.to_act == seat.position),
         is_me=seat.position == me and view is None,  # only a waiting table's seats depend on who looks
@@ -311,6 +399,23 @@ def _panel(
 def _clock(session: GameSession) -> int | None:
     """The running turn clock's end, in milliseconds since the epoch (what the page counts down to)."""
     return int(session.deadline.timestamp() * 1000) if session.deadline else None
+
+
+def _header(snapshot: TableSnapshot, rules: TrickGame, match: Match | None, view: SeatView | None) -> TableHeader:
+    playing = snapshot.session.status == GameSession.Status.PLAYING
+    extra = rules.extra_deal(match) if match is not None and playing else None
+    tiebreak = ""
+    if extra:
+        names = ", ".join(snapshot.seats[seat].name for seat in extra)
+        tiebreak = _("Tie-break: %(names)s play one more deal for the session.") % {"names": names}
+    return TableHeader(
+        game=rules.name,
+        game_title=rules.title,
+        facts=tuple(say(text) for text in rules.describe(rules.parse_options(snapshot.session.options))),
+        trump=suit_name(view.trump) if view and view.trump else "",
+        pot=rules.pot(match, snapshot.state) if match is not None and snapshot.state is not None else None,
+        extra_deal=tiebreak,
+    )
 
 
 def card_view(card: str, *, legal: bool = False, won: bool = False, seat_name: str = "") -> CardView:
@@ -345,7 +450,14 @@ def _trick(view: SeatView | None, seats: list[Seat]) -> list[CardView]:
     return trick_view(view.seats, view.trick, [seat.name for seat in seats])
 
 
-def _prompt(view: SeatView | None, seats: list[Seat]) -> str:
+def _prompt(view: SeatView | None, seats: list[Seat], header: TableHeader | None = None) -> str:
+    prompt = _prompt_for(view, seats)
+    if prompt and header is not None and header.trump:
+        prompt = _("%(prompt)s Trump: %(suit)s.") % {"prompt": prompt, "suit": header.trump}
+    return prompt
+
+
+def _prompt_for(view: SeatView | None, seats: list[Seat]) -> str:
     if not view or view.to_act is None:
         return ""
     if not view.my_turn:
@@ -383,9 +495,7 @@ def _finished(session: GameSession, seats: list[Seat]) -> str:
     if session.winner_id is None:
         return _("The session ended in a draw.")
     winner = next(seat for seat in seats if seat.pk == session.winner_id)
-    return ngettext(
-        "%(name)s wins the session with %(wins)d win.", "%(name)s wins the session with %(wins)d wins.", winner.wins
-    ) % {"name": winner.name, "wins": winner.wins}
+    return _("%(name)s wins the session.") % {"name": winner.name}
 
 
 def sessions_of(user: User) -> QuerySet[GameSession]:

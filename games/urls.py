@@ -23,4 +23,5 @@ urlpatterns = [
     path("deals/<int:deal_id>/export.json", history_views.deal_export, name="deal_export"),
     path("players/<str:username>/", history_views.player_page, name="player"),
     path("leaderboard/", history_views.leaderboard, name="leaderboard"),
+    path("rules/<str:game>/", views.rules, name="rules"),
 ]

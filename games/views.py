@@ -6,40 +6,49 @@ from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from . import services
+from .engine import GAMES
 from .forms import ComputerForm, PlayForm, SeatForm, TableForm
 from .models import GameSession
-from .selectors import lobby_tables, table_view_for
+from .selectors import game_entry, game_list, game_or_first, lobby_tables, option_texts, table_view_for
 from .table_html import table_html
 
 
 @require_safe
 def lobby(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/lobby.html", {"tables": lobby_tables(), "form": TableForm()})
+    """The lobby asks for the game first (``?game=``), then shows that game's own options."""
+    rules = game_or_first(request.GET.get("game"))
+    return _lobby(request, TableForm(rules))
+
+
+def _lobby(request: HttpRequest, form: TableForm, status: int = 200) -> HttpResponse:
+    context = {"tables": lobby_tables(), "form": form, "games": game_list(), "chosen": form.rules.name}
+    return render(request, "games/lobby.html", context, status=status)
 
 
 @login_required
 @require_POST
 def table_create(request: HttpRequest) -> HttpResponse:
-    form = TableForm(request.POST)
+    form = TableForm(game_or_first(request.POST.get("game")), request.POST)
     if not form.is_valid():
-        return render(request, "games/lobby.html", {"tables": lobby_tables(), "form": form}, status=400)
+        return _lobby(request, form, status=400)
     try:
         session = services.table_create(
             host=request.user,
+            game=form.rules.name,
             seats=form.cleaned_data["seats"],
             options=form.options(),
             turn_seconds=form.cleaned_data["turn_seconds"],
         )
     except services.TableError as error:
         form.add_error(None, error.message)
-        return render(request, "games/lobby.html", {"tables": lobby_tables(), "form": form}, status=400)
+        return _lobby(request, form, status=400)
     return redirect("table", session_id=session.pk)
 
 
@@ -212,3 +221,18 @@ def session_rematch(request: HttpRequest, session_id: int) -> HttpResponse:
 @require_POST
 def rematch_decline(request: HttpRequest, session_id: int) -> HttpResponse:
     return _act(request, session_id, lambda: services.rematch_decline(session_id=session_id, user=request.user))
+
+
+@require_safe
+def rules(request: HttpRequest, game: str) -> HttpResponse:
+    """A game's rules for newcomers: its own text, then its table options from their declaration."""
+    if game not in GAMES:
+        raise Http404
+    chosen = GAMES[game]
+    context = {
+        "rules": chosen,
+        "entry": game_entry(chosen),
+        "options": option_texts(chosen),
+        "text_template": f"games/rules/{chosen.name}.html",
+    }
+    return render(request, "games/rules.html", context)

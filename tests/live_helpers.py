@@ -67,8 +67,9 @@ def table_now(session_id: int) -> tuple[GameSession, object]:
 
 
 def hidden_from(state, seat: int | None) -> set[str]:
-    """Cards still in other seats' hands: never to be shown to ``seat``."""
-    return {card for other in state.seats if other != seat for card in state.hand(other)}
+    """Cards still in other seats' hands and not turned face up: never to be shown to ``seat``."""
+    public = {card for _, card in state.rules.face_up(state)}
+    return {card for other in state.seats if other != seat for card in state.hand(other)} - public
 
 
 async def next_message(communicator: WebsocketCommunicator, timeout: float = 5) -> str:

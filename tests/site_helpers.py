@@ -9,10 +9,13 @@ from games.models import GameSession, Seat
 from games.records import deal_state
 
 
-def started_table(users, *, computers: int = 0, target: int = 3) -> GameSession:
+def started_table(
+    users, *, computers: int = 0, target: int = 3, game: str | None = None, options: dict | None = None
+) -> GameSession:
     """A table for ``users`` (the first hosts) and ``computers`` medium computer players, started."""
     host = users[0]
-    session = services.table_create(host=host, seats=len(users) + computers, options={"target": target})
+    options = {"target": target} if options is None else options
+    session = services.table_create(host=host, seats=len(users) + computers, game=game, options=options)
     for user in users[1:]:
         services.seat_take(session_id=session.pk, user=user)
     for position in range(len(users), len(users) + computers):
@@ -20,11 +23,13 @@ def started_table(users, *, computers: int = 0, target: int = 3) -> GameSession:
     return services.session_start(session_id=session.pk, user=host)
 
 
-def play_session(users, *, computers: int = 0, seed: int = 0) -> GameSession:
+def play_session(
+    users, *, computers: int = 0, seed: int = 0, game: str | None = None, options: dict | None = None
+) -> GameSession:
     """Open a table for ``users`` (+ computers), start it and play it to the end with random legal cards."""
     rng = random.Random(seed)
     host = users[0]
-    session = services.table_create(host=host, seats=len(users) + computers)
+    session = services.table_create(host=host, seats=len(users) + computers, game=game, options=options)
     for user in users[1:]:
         services.seat_take(session_id=session.pk, user=user)
     for position in range(len(users), len(users) + computers):

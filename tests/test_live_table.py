@@ -28,8 +28,16 @@ from tests.site_helpers import started_table
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def start_table(players, computers=0):
-    return database_sync_to_async(started_table)(players, computers=computers)
+def start_table(players, computers=0, **table):
+    return database_sync_to_async(started_table)(players, computers=computers, **table)
+
+
+EVERY_GAME = [
+    pytest.param({}, id="femkort"),
+    pytest.param({"options": {"trump": True, "pot": True, "stack": 3, "target": 2}}, id="femkort-trump-pot"),
+    pytest.param({"options": {"profile": "classic", "trump": True, "target": 2}}, id="femkort-classic-trump"),
+    pytest.param({"game": "letzter-stich", "options": {"tokens": 2}}, id="letzter-stich"),
+]
 
 
 def play_frame(card: str, seq: int, **extra) -> str:
@@ -68,8 +76,9 @@ async def test_a_play_reaches_every_connection_and_spectators(players):
     await close_all([*sockets, watcher])
 
 
-async def test_a_whole_session_over_websockets_never_shows_hidden_cards(players):
-    session = await start_table(players)
+@pytest.mark.parametrize("table", EVERY_GAME)
+async def test_a_whole_session_over_websockets_never_shows_hidden_cards(players, table):
+    session = await start_table(players, **table)
     sockets = [await connect(session.pk, user) for user in players]
     watcher = await connect(session.pk)
     viewers = [*enumerate(sockets), (None, watcher)]

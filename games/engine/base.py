@@ -24,9 +24,27 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Protocol
 
 from .cards import BIT, CARDS, INDEX, SUITS, Card, from_mask, parse_card
+from .options import Option
 from .tricks import NO_TRUMP, legal_mask, trick_standing
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A sentence for the site to translate (an English message id) and fill with ``params``."""
+
+    message: str
+    params: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """A number with its unit, in singular and plural message ids (``%(count)d chip`` / ``chips``)."""
+
+    count: int
+    singular: str
+    plural: str
 
 
 class IllegalPlay(ValueError):
@@ -159,12 +177,46 @@ class Match(Protocol):
 
 
 class TrickGame:
-    """Shared machinery of a last-trick game; subclasses supply deck, packets, options, scoring."""
+    """Shared machinery of a last-trick game; subclasses supply deck, packets, options, scoring.
+
+    What the site shows of a game also comes from here, as English message ids with
+    parameters that the site translates: its title and one-line summary, its options
+    (``options_schema``), how a table's options read (``describe``), each seat's scores
+    (``seat_scores``), the pot, and a tie-break deal. The site never asks which game it is.
+    """
 
     name: ClassVar[str]
+    title: ClassVar[str]
+    summary: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     packets: ClassVar[tuple[int, ...]]
+    options_schema: ClassVar[tuple[Option, ...]] = ()
+    counts_tricks: ClassVar[bool] = False  # show each seat's tricks taken this deal (they matter to the score)
+
+    def describe(self, options: Any) -> tuple[Text, ...]:
+        """The table's options in short, as the header and the lobby show them."""
+        return ()
+
+    def seat_scores(self, match: Match, seat: int) -> tuple[Count, ...]:
+        """What a seat has so far in the session (wins, chips, tokens), for the seat panel."""
+        return ()
+
+    def pot(self, match: Match, deal: DealState | None) -> int | None:
+        """Chips or tokens in the pot now, if the game has one."""
+        return None
+
+    def extra_deal(self, match: Match) -> tuple[int, ...] | None:
+        """Seats playing an extra deal to break a tie, if that is what the next deal is."""
+        return None
+
+    def face_up(self, state: DealState) -> tuple[tuple[int, Card], ...]:
+        """Cards the rules turn face up while still in a hand, as (seat, card): everyone may see them."""
+        return ()
+
+    def ranking(self, match: Match) -> tuple[float, ...]:
+        """Each seat's final standing, higher is better, equal values tie: what ratings are moved by."""
+        return tuple(float(score) for score in match.scores)
 
     def parse_options(self, raw: Mapping[str, Any] | None) -> Any:
         raise NotImplementedError

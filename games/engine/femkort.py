@@ -7,8 +7,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from .base import DealState, InvalidDeal, TrickGame
+from .base import Count, DealState, InvalidDeal, Text, TrickGame
 from .cards import Card, deck, parse_suit
+from .options import Option, gettext_noop
 
 PROFILES = ("modern", "classic")
 
@@ -37,9 +38,98 @@ class FemkortOptions:
 
 class Femkort(TrickGame):
     name = "femkort"
+    title = "Femkort"
+    summary = gettext_noop("Five cards, five tricks, and only the last trick counts.")
     min_players = 3
     max_players = 10
     packets = (3, 2)
+    options_schema = (
+        Option(
+            "target",
+            "number",
+            3,
+            gettext_noop("Wins needed"),
+            gettext_noop("The first to win this many deals wins the session."),
+            low=1,
+            high=10,
+        ),
+        Option(
+            "profile",
+            "choice",
+            "modern",
+            gettext_noop("Rules"),
+            gettext_noop(
+                "Modern: when you can follow suit you must beat the best card so far if you can. "
+                "Classic: following suit is enough."
+            ),
+            choices=(("modern", gettext_noop("Modern (must overtake)")), ("classic", gettext_noop("Classic"))),
+        ),
+        Option(
+            "trump",
+            "flag",
+            False,
+            gettext_noop("Trump"),
+            gettext_noop("The dealer's fifth card is turned face up; its suit beats every other suit."),
+        ),
+        Option(
+            "pot",
+            "flag",
+            False,
+            gettext_noop("Pot play"),
+            gettext_noop(
+                "Everyone puts a chip in the pot each deal and the deal's winner takes it; "
+                "without chips you are out. Most chips wins."
+            ),
+        ),
+        Option(
+            "stack",
+            "number",
+            10,
+            gettext_noop("Chips each"),
+            gettext_noop("Chips every player starts with in pot play."),
+            low=1,
+            high=100,
+            needs="pot",
+        ),
+    )
+
+    def describe(self, options: FemkortOptions) -> tuple[Text, ...]:
+        said = [Text(gettext_noop("first to %(target)d wins"), (("target", options.target),))]
+        if options.profile == "classic":
+            said.append(Text(gettext_noop("classic rules")))
+        if options.trump:
+            said.append(Text(gettext_noop("trump")))
+        if options.pot:
+            said.append(Text(gettext_noop("pot play, %(stack)d chips each"), (("stack", options.stack),)))
+        return tuple(said)
+
+    def seat_scores(self, match: FemkortMatch, seat: int) -> tuple[Count, ...]:
+        wins = Count(match.wins[seat], gettext_noop("%(count)d win"), gettext_noop("%(count)d wins"))
+        if match.chips is None:
+            return (wins,)
+        return (wins, Count(match.chips[seat], gettext_noop("%(count)d chip"), gettext_noop("%(count)d chips")))
+
+    def pot(self, match: FemkortMatch, deal: DealState | None) -> int | None:
+        """In pot play every seat dealt in has put one chip in (none in a tie-break deal)."""
+        if match.chips is None or deal is None or match.tiebreak:
+            return None
+        return len(deal.seats)
+
+    def extra_deal(self, match: FemkortMatch) -> tuple[int, ...] | None:
+        return match.tiebreak
+
+    def face_up(self, state: DealState) -> tuple[tuple[int, Card], ...]:
+        """With trump, the dealer's fifth card lies face up in their hand until they play it."""
+        if not state.options.trump:
+            return ()
+        card = state.dealt[state.dealer][-1]
+        return ((state.dealer, card),) if card in state.hand(state.dealer) else ()
+
+    def ranking(self, match: FemkortMatch) -> tuple[float, ...]:
+        """Deals won; in pot play chips, the tie-break's winner just above those it beat."""
+        if match.chips is None:
+            return tuple(float(wins) for wins in match.wins)
+        return tuple(chips + (0.5 if seat in match.winners else 0.0) for seat, chips in enumerate(match.chips))
 
     def parse_options(self, raw: Mapping[str, Any] | None) -> FemkortOptions:
         """Options from a record or form; ``trump`` may be a bool or the trump suit itself."""

@@ -7,8 +7,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .base import DealState, InvalidDeal, TrickGame
+from .base import Count, DealState, InvalidDeal, Text, TrickGame
 from .cards import Card, deck
+from .options import Option, gettext_noop
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,9 +22,37 @@ class LetzterStichOptions:
 
 class LetzterStich(TrickGame):
     name = "letzter-stich"
+    title = "Letzter Stich"
+    summary = gettext_noop(
+        "Eight cards each: avoid the last trick, or take every trick. Lose your tokens and the session ends."
+    )
     min_players = 3
     max_players = 4
     packets = (4, 4)
+    counts_tricks = True  # taking every trick wins tokens: the table shows who has taken how many
+    options_schema = (
+        Option(
+            "tokens",
+            "number",
+            5,
+            gettext_noop("Tokens each"),
+            gettext_noop(
+                "Taking the last trick costs a token into the pot; taking every trick wins two from it. "
+                "The session ends when someone has none."
+            ),
+            low=1,
+            high=20,
+        ),
+    )
+
+    def describe(self, options: LetzterStichOptions) -> tuple[Text, ...]:
+        return (Text(gettext_noop("%(tokens)d tokens each"), (("tokens", options.tokens),)),)
+
+    def seat_scores(self, match: LetzterStichMatch, seat: int) -> tuple[Count, ...]:
+        return (Count(match.tokens[seat], gettext_noop("%(count)d token"), gettext_noop("%(count)d tokens")),)
+
+    def pot(self, match: LetzterStichMatch, deal: DealState | None) -> int | None:
+        return match.pot
 
     def parse_options(self, raw: Mapping[str, Any] | None) -> LetzterStichOptions:
         raw = dict(raw or {})

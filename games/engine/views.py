@@ -30,6 +30,7 @@ class SeatView:
     to_act: int | None
     winner: int | None
     scores: tuple[int, ...] = field(default=())
+    face_up: tuple[tuple[int, Card], ...] = ()  # cards turned up in a hand (the trump card): public
 
     @property
     def my_turn(self) -> bool:
@@ -72,4 +73,5 @@ def view_for(state: DealState, seat: int | None, scores: tuple[int, ...] = ()) -
         to_act=state.to_act,
         winner=state.winner,
         scores=scores,
+        face_up=state.rules.face_up(state),
     )

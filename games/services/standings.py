@@ -1,7 +1,7 @@
 """Leaderboard counters and ratings, updated in the transaction that finishes a session.
 
-Ratings are openskill's Weng-Lin Plackett-Luce model with every seat its own team,
-ranked by final wins (ties share a rank); the board shows the conservative ordinal
+Ratings are openskill's Weng-Lin Plackett-Luce model with every seat its own team, ranked
+by the game's own final ranking (wins, chips, tokens; ties share a rank); the board shows the conservative ordinal
 mu - 3 sigma. Sessions with any computer player at the start are rated apart from
 sessions among people only (see ``Standing``), and computer levels are rated as
 themselves. A person who left, or whose seat a computer was playing at the end, has
@@ -18,7 +18,9 @@ from datetime import date, datetime, timedelta
 from django.db import transaction
 from openskill.models import PlackettLuce
 
+from games.engine import get_game
 from games.models import GameSession, PeriodStanding, Seat, Standing
+from games.records import match_of
 
 MODEL = PlackettLuce()
 
@@ -33,7 +35,11 @@ def standings_record(session: GameSession, seats: Sequence[Seat]) -> None:
             standings[key] = _standing(session.game, against, seat)
     before = [standings[(seat.user_id, seat.computer)] for seat in seats]
     teams = [[MODEL.rating(mu=standing.mu, sigma=standing.sigma)] for standing in before]
-    rated = MODEL.rate(teams, scores=[-1 if _lost(seat) else seat.wins for seat in seats])
+    ranking = get_game(session.game).ranking(match_of(session, seats))
+    bottom = min(ranking) - 1
+    rated = MODEL.rate(
+        teams, scores=[bottom if _lost(seat) else rank for seat, rank in zip(seats, ranking, strict=True)]
+    )
     moved: dict[tuple, list] = defaultdict(list)
     for seat, standing, (rating,) in zip(seats, before, rated, strict=True):
         standing.sessions_played += 1

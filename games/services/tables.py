@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.bots import LEVELS
-from games.engine import InvalidDeal, get_game
+from games.engine import GAMES, InvalidDeal, get_game
 from games.live.broadcast import announce
 from games.models import TURN_CLOCKS, GameSession, Seat
 from games.records import store_match
@@ -32,12 +32,13 @@ def table_create(
     *,
     host: User,
     seats: int,
-    game: str = GameSession.Game.FEMKORT,
+    game: str | None = None,
     options: dict | None = None,
     turn_seconds: int = 0,
 ) -> GameSession:
-    """A new table in the lobby; the host takes seat 0."""
-    if game not in GameSession.Game.values:
+    """A new table in the lobby (of the first game listed unless ``game`` says); the host takes seat 0."""
+    game = game or next(iter(GAMES))
+    if game not in GAMES:
         raise TableError(_("Unknown game."))
     if turn_seconds not in dict(TURN_CLOCKS):
         raise TableError(_("Unknown turn clock."))

@@ -1,0 +1,163 @@
+"""Every game and option of RULES.md §1-§3 from the lobby, and what the table makes public."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.engine import GAMES
+from games.models import GameSession, Seat, Standing
+from games.records import deal_state
+from games.selectors import table_snapshot, table_view
+from games.table_html import table_html
+from tests.site_helpers import play_session, started_table
+
+pytestmark = pytest.mark.django_db
+
+
+def logged_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_the_lobby_asks_for_the_game_first_then_shows_its_own_options(players):
+    client = logged_in(players[0])
+    first = client.get(reverse("lobby")).content.decode()
+    for rules in GAMES.values():
+        assert f'href="?game={rules.name}"' in first
+        assert f'href="/rules/{rules.name}/"' in first
+    assert "Wins needed" in first
+    assert "Tokens each" not in first
+    letzter = client.get(reverse("lobby") + "?game=letzter-stich").content.decode()
+    assert "Tokens each" in letzter
+    assert "Wins needed" not in letzter
+    assert 'name="game" value="letzter-stich"' in letzter
+    assert re.search(r'name="seats"[^>]*max="4"', letzter)
+
+
+def test_a_letzter_stich_table_opens_from_the_lobby(players):
+    response = logged_in(players[0]).post(
+        reverse("table_create"), {"game": "letzter-stich", "seats": 3, "tokens": 4, "turn_seconds": 0}
+    )
+    session = GameSession.objects.get()
+    assert response["Location"] == reverse("table", args=[session.pk])
+    assert (session.game, session.options, session.seat_count) == ("letzter-stich", {"tokens": 4}, 3)
+
+
+def test_femkort_options_reach_the_table(players):
+    logged_in(players[0]).post(
+        reverse("table_create"),
+        {"seats": 5, "target": 4, "profile": "classic", "trump": "on", "pot": "on", "stack": 7},
+    )
+    session = GameSession.objects.get()
+    assert session.options | {"redeal": False} == {
+        "profile": "classic",
+        "trump": True,
+        "pot": True,
+        "stack": 7,
+        "target": 4,
+        "redeal": False,
+    }
+
+
+@pytest.mark.parametrize(
+    ("form", "error"),
+    [
+        ({"game": "letzter-stich", "seats": 5}, "less than or equal to 4"),
+        ({"game": "letzter-stich", "seats": 3, "tokens": 0}, "greater than or equal to 1"),
+        ({"seats": 4, "profile": "sideways"}, "Select a valid choice"),
+        ({"seats": 4, "target": "many"}, "Enter a whole number"),
+        ({"game": "whist", "seats": 4}, "Unknown game"),
+    ],
+)
+def test_bad_options_get_a_form_error_and_create_nothing(players, form, error):
+    response = logged_in(players[0]).post(reverse("table_create"), form)
+    assert response.status_code == 400
+    assert error in response.content.decode()
+    assert not GameSession.objects.exists()
+
+
+def test_the_trump_card_lies_face_up_for_everyone_and_trump_is_named(players):
+    session = started_table(players, options={"trump": True})
+    state = deal_state(session.deals.get())
+    upcard = state.dealt[state.dealer][-1]
+    suit = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[upcard[1]]
+    snapshot = table_snapshot(session.pk)
+    for viewer in [*players, None]:
+        page = table_html(table_view(snapshot, viewer))
+        dealer_seat = page.split(f'data-seat="{state.dealer}"')[1].split("</li>")[0]
+        assert f'data-card="{upcard}"' in dealer_seat
+        assert f"Trump: {suit}" in page
+    to_act = table_view(snapshot, players[state.to_act])
+    assert f"Trump: {suit}." in to_act.prompt
+
+
+def test_no_card_is_face_up_without_trump(players):
+    session = started_table(players)
+    state = deal_state(session.deals.get())
+    page = table_html(table_view(table_snapshot(session.pk), None))
+    assert "Turned up" not in page
+    assert "Trump:" not in page
+    assert not set(re.findall(r'data-card="(..)"', page)) & {c for hand in state.dealt for c in hand}
+
+
+def test_pot_play_shows_the_pot_and_every_stack(players):
+    session = started_table(players, options={"pot": True, "stack": 6})
+    page = table_html(table_view(table_snapshot(session.pk), players[0]))
+    assert "pot: 3" in page
+    assert page.count(">6 chips<") == 3
+
+
+def test_letzter_stich_shows_tokens_the_pot_and_tricks_taken(players):
+    session = started_table(players, game="letzter-stich", options={"tokens": 5})
+    state = deal_state(session.deals.get())
+    for _ in range(3):  # one whole trick
+        user = Seat.objects.get(session=session, position=state.to_act).user
+        session = services.card_play(
+            session_id=session.pk, user=user, card=state.legal_cards()[0], seen_seq=session.seq
+        )
+        state = deal_state(session.deals.get())
+    page = table_html(table_view(table_snapshot(session.pk), None))
+    assert page.count(">5 tokens<") == 3
+    assert "pot: 0" in page
+    taker = state.tricks[0].winner
+    taker_seat = page.split(f'data-seat="{taker}"')[1].split("</li>")[0]
+    assert "1 trick taken" in taker_seat
+    assert page.count("0 tricks taken") == 2
+
+
+def test_letzter_stich_ratings_follow_tokens(players):
+    session = play_session(players, game="letzter-stich", options={"tokens": 2}, seed=4)
+    seats = list(session.seats.order_by("position"))
+    most = max(seats, key=lambda seat: seat.chips)
+    fewest = min(seats, key=lambda seat: seat.chips)
+    assert most.chips > fewest.chips
+    rating = {s.user_id: s.rating for s in Standing.objects.filter(game="letzter-stich")}
+    assert rating[most.user_id] > rating[fewest.user_id]
+
+
+def test_pot_play_ratings_follow_chips(players):
+    session = play_session(players, options={"pot": True, "stack": 2, "target": 5}, seed=2)
+    seats = list(session.seats.order_by("position"))
+    winner = next(seat for seat in seats if seat.pk == session.winner_id)
+    assert winner.chips == max(seat.chips for seat in seats)
+    rating = {s.user_id: s.rating for s in Standing.objects.all()}
+    assert all(rating[winner.user_id] > rating[seat.user_id] for seat in seats if seat.pk != winner.pk)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_each_game_has_a_rules_page_with_its_options(client, game):
+    page = client.get(reverse("rules", args=[game])).content.decode()
+    assert GAMES[game].title in page
+    for option in GAMES[game].options_schema:
+        assert option.label in page
+    assert "An example" in page
+
+
+def test_an_unknown_game_has_no_rules_page(client):
+    assert client.get("/rules/whist/").status_code == 404
