@@ -35,11 +35,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"{args.game} is for {rules.min_players} to {rules.max_players} players")
     if args.deals < 1:
         parser.error("--deals must be at least 1")
-    options = {}
-    if args.game == "femkort":
-        options = {"profile": args.profile or "modern", "trump": args.trump}
-    elif args.profile or args.trump:
+    declared = {option.name: option for option in rules.options_schema}
+    if (args.profile or args.trump) and not {"profile", "trump"} <= set(declared):
         parser.error(f"{args.game} has no --profile or --trump")
+    options = {}
+    if "profile" in declared:
+        options = {"profile": args.profile or declared["profile"].default, "trump": args.trump}
     result = run_arena(
         game=args.game,
         players=args.players,

@@ -29,7 +29,8 @@ class ArenaResult:
 
     @property
     def stich(self) -> bool:
-        return self.game == "letzter-stich"
+        """The hero's score counts losses (a game whose seats avoid the last trick)."""
+        return not get_game(self.game).wants_last_trick
 
     @property
     def rate(self) -> float:
@@ -122,11 +123,7 @@ def run_arena(
                 if seat == hero_seat:
                     result.decision_seconds.append(time.perf_counter() - started)
                 state = state.play(card)
-            if game == "letzter-stich":
-                slam = all(t.winner == hero_seat for t in state.tricks)
-                result.score += state.winner == hero_seat and not slam
-            else:
-                result.score += state.winner == hero_seat
+            result.score += rules.deal_score(state, hero_seat)
     finally:
         for player in [*heroes, *fields]:
             if isinstance(player, ExternalPlayer):

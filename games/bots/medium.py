@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from math import comb
 
+from games.engine import get_game
 from games.engine.cards import INDEX, SUIT_MASK
 from games.engine.views import SeatView
 
@@ -37,7 +38,7 @@ def ranked(view: SeatView) -> list[str]:
     legal = list(view.legal)
     if len(legal) == 1:
         return legal
-    avoid = view.game == "letzter-stich"
+    avoid = not get_game(view.game).wants_last_trick
     odds = _Odds(view)
     if len(view.hand) == 2:
         keep = {card: next(c for c in view.hand if c != card) for card in legal}

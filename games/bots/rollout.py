@@ -18,7 +18,7 @@ def quick_playouts(view: SeatView, cards: list[str], *, worlds: int, rng: random
     rules = get_game(view.game)
     overtake = rules.overtake(rules.parse_options(view.options))
     trump = NO_TRUMP if view.trump is None else "SHDC".index(view.trump)
-    avoid = view.game == "letzter-stich"
+    avoid = not rules.wants_last_trick
     knowledge = infer(view)
     seats = list(view.seats)
     me = seats.index(view.seat)

@@ -63,7 +63,7 @@ class StrongPlayer:
         played = [INDEX[card] for card in trick.cards]
         trump = -1 if view.trump is None else "SHDC".index(view.trump)
         overtake = rules.overtake(rules.parse_options(view.options))
-        avoid = view.game == "letzter-stich"
+        avoid = not rules.wants_last_trick
         mine = sum(BIT[card] for card in view.hand)
         wins = dict.fromkeys(order, 0)
         nodes = worlds = 0

@@ -44,7 +44,7 @@ def _perft(args: argparse.Namespace) -> int:
     try:
         if args.depth < 0:
             raise InvalidDeal("depth must be 0 or more")
-        if args.game != "femkort" and (args.profile or args.trump):
+        if (args.profile or args.trump) and "profile" not in {option.name for option in game.options_schema}:
             raise InvalidDeal(f"{args.game} has no --profile or --trump")
         options = game.parse_options({"profile": args.profile} if args.profile else {})
         hands = [[card for card in hand.split(",") if card.strip()] for hand in args.hands.split("/")]

@@ -193,6 +193,13 @@ class TrickGame:
     packets: ClassVar[tuple[int, ...]]
     options_schema: ClassVar[tuple[Option, ...]] = ()
     counts_tricks: ClassVar[bool] = False  # show each seat's tricks taken this deal (they matter to the score)
+    # For the computer players: does a seat want the deal's last trick (Femkort), or to avoid it?
+    wants_last_trick: ClassVar[bool] = True
+
+    def deal_score(self, state: DealState, seat: int) -> float:
+        """How well a finished deal went for ``seat`` on its own terms (the arena's measure): 1 for a
+        deal won (or a last trick avoided), 0 otherwise."""
+        return float((state.winner == seat) == self.wants_last_trick)
 
     def describe(self, options: Any) -> tuple[Text, ...]:
         """The table's options in short, as the header and the lobby show them."""

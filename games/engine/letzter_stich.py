@@ -30,6 +30,13 @@ class LetzterStich(TrickGame):
     max_players = 4
     packets = (4, 4)
     counts_tricks = True  # taking every trick wins tokens: the table shows who has taken how many
+    wants_last_trick = False
+
+    def deal_score(self, state: DealState, seat: int) -> float:
+        """1 for a deal that costs ``seat`` a token (the arena counts tokens lost), else 0."""
+        slam = all(trick.winner == seat for trick in state.tricks)
+        return float(state.winner == seat and not slam)
+
     options_schema = (
         Option(
             "tokens",
