@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
+from django.utils.translation import gettext_lazy as _
 
 from .forms import AdminPlayerChangeForm, AdminPlayerCreationForm
 from .models import User
@@ -11,4 +12,4 @@ class PlayerAdmin(UserAdmin):
     add_form = AdminPlayerCreationForm
     list_display = ("username", "display_name", "email", "date_joined", "is_staff")
     search_fields = ("username", "display_name", "email")
-    fieldsets = (*UserAdmin.fieldsets, ("Femkort", {"fields": ("display_name",)}))
+    fieldsets = (*UserAdmin.fieldsets, (_("Player"), {"fields": ("display_name",)}))
