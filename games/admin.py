@@ -21,7 +21,7 @@ class ReadOnlyInline(admin.TabularInline):
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ("position", "user", "computer", "stand_in", "left", "wins", "chips", "invited")
+    fields = ("position", "user", "computer", "stand_in", "left", "invited")
     raw_id_fields = ("user", "invited")
 
 
@@ -78,7 +78,7 @@ class GameSessionAdmin(admin.ModelAdmin):
 
 @admin.register(Seat)
 class SeatAdmin(admin.ModelAdmin):
-    list_display = ("session", "position", "user", "computer", "stand_in", "left", "wins", "chips")
+    list_display = ("session", "position", "user", "computer", "stand_in", "left")
     list_filter = ("computer",)
     search_fields = ("user__username", "session__id")
     raw_id_fields = ("session", "user")

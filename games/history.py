@@ -10,11 +10,12 @@ from django.utils import timezone
 
 from accounts.models import User
 
+from .engine import get_game
 from .engine.base import winning_card
 from .engine.records import record_of
 from .models import Deal, GameSession, PeriodStanding, Seat, Standing
 from .records import deal_state
-from .selectors import CardView, card_view, trick_view
+from .selectors import CardView, card_view, say_count, trick_view
 from .services.standings import period_starts
 
 PERIODS = ("all", "month", "week")
@@ -103,7 +104,21 @@ def session_detail(session_id: int) -> tuple[GameSession, list[Seat], list[Deal]
         raise Http404("No such session.")
     seats = list(session.seats.select_related("user").order_by("position"))
     deals = list(session.deals.order_by("number"))
-    return session, seats, deals
+    return session, with_scores(seats), deals
+
+
+def with_scores(seats: list[Seat]) -> list[Seat]:
+    """Each seat with ``scores``: what it had at the end, worded by its game (wins, chips, tokens)."""
+    for seat in seats:
+        session = seat.session
+        if not session.match:
+            seat.scores = ()
+            continue
+        rules = get_game(session.game)
+        options = rules.parse_options(session.options)
+        match = rules.match_from_record(session.match, players=session.seat_count, options=options)
+        seat.scores = tuple(say_count(count) for count in rules.seat_scores(match, seat.position))
+    return seats
 
 
 @dataclass

@@ -51,6 +51,7 @@ def deal_export(request: HttpRequest, deal_id: int) -> JsonResponse:
 def player_page(request: HttpRequest, username: str) -> HttpResponse:
     profile = history.profile_of(username)
     page = Paginator(profile.recent, 20).get_page(request.GET.get("page"))
+    page.object_list = history.with_scores(list(page.object_list))
     return render(request, "games/player.html", {"profile": profile, "page": page})
 
 

@@ -38,9 +38,11 @@ class GameSession(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
     host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_sessions")
     seq = models.PositiveIntegerField(default=0, help_text=_("Counts every change; moves name the one they saw."))
-    dealer = models.PositiveSmallIntegerField(null=True, blank=True, help_text=_("Dealer of the next deal."))
-    pot = models.PositiveIntegerField(default=0)
-    tiebreak = models.JSONField(null=True, blank=True, help_text=_("Seats playing an extra deal to break a tie."))
+    match = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text=_("The game's own record of the session so far (scores, chips, tokens, pot, next dealer)."),
+    )
     winner = models.ForeignKey("Seat", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     with_computers = models.BooleanField(default=False, help_text=_("Set at the start: any computer player seated."))
     due = models.DateTimeField(
@@ -92,8 +94,6 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
     )
     computer = models.CharField(max_length=10, choices=Kind.choices, default=Kind.HUMAN, blank=True)
-    wins = models.PositiveSmallIntegerField(default=0)
-    chips = models.IntegerField(null=True, blank=True, help_text=_("Pot-play chips or Letzter Stich tokens."))
     rating_after = models.FloatField(null=True, blank=True, help_text=_("Conservative rating once the session ended."))
     stand_in = models.CharField(
         max_length=10, blank=True, help_text=_("Level of the computer playing for this seat's person, if one does.")

@@ -340,7 +340,7 @@ def _public(snapshot: TableSnapshot, online: frozenset[int], me: int | None, vie
     view = view_for(snapshot.state, None) if snapshot.state else None
     won = {winning_card(view.seats, trick) for trick in view.tricks} if view else set()
     rules = GAMES[snapshot.session.game]
-    match = match_of(snapshot.session, snapshot.seats) if snapshot.session.dealer is not None else None
+    match = match_of(snapshot.session, snapshot.seats) if snapshot.session.match else None
     public = (
         [
             _panel(seat, me, view, won, seat.user_id in online, _clock(snapshot.session), viewer, rules, match)

@@ -64,7 +64,7 @@ def test_an_admin_edit_of_a_seat_moves_the_table_on(admin_client, session):
     seat = Seat.objects.get(session=session, position=1)
     response = admin_client.post(
         reverse("admin:games_seat_change", args=[seat.pk]),
-        {"session": session.pk, "position": 1, "user": "", "computer": seat.computer, "wins": 2, "chips": ""},
+        {"session": session.pk, "position": 1, "user": "", "computer": seat.computer, "stand_in": "", "invited": ""},
     )
     assert response.status_code == 302, response.text
     before = session.seq

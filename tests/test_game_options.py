@@ -134,9 +134,10 @@ def test_letzter_stich_shows_tokens_the_pot_and_tricks_taken(players):
 def test_letzter_stich_ratings_follow_tokens(players):
     session = play_session(players, game="letzter-stich", options={"tokens": 2}, seed=4)
     seats = list(session.seats.order_by("position"))
-    most = max(seats, key=lambda seat: seat.chips)
-    fewest = min(seats, key=lambda seat: seat.chips)
-    assert most.chips > fewest.chips
+    tokens = session.match["tokens"]
+    most = max(seats, key=lambda seat: tokens[seat.position])
+    fewest = min(seats, key=lambda seat: tokens[seat.position])
+    assert tokens[most.position] > tokens[fewest.position]
     rating = {s.user_id: s.rating for s in Standing.objects.filter(game="letzter-stich")}
     assert rating[most.user_id] > rating[fewest.user_id]
 
@@ -145,7 +146,7 @@ def test_pot_play_ratings_follow_chips(players):
     session = play_session(players, options={"pot": True, "stack": 2, "target": 5}, seed=2)
     seats = list(session.seats.order_by("position"))
     winner = next(seat for seat in seats if seat.pk == session.winner_id)
-    assert winner.chips == max(seat.chips for seat in seats)
+    assert session.match["chips"][winner.position] == max(session.match["chips"])
     rating = {s.user_id: s.rating for s in Standing.objects.all()}
     assert all(rating[winner.user_id] > rating[seat.user_id] for seat in seats if seat.pk != winner.pk)
 

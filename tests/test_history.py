@@ -28,10 +28,10 @@ def test_counters_after_scripted_sessions(players):
     sessions = [play_session(players, seed=seed) for seed in range(4)]
     for user in players:
         mine = standing(user)
-        seats = Seat.objects.filter(user=user)
+        seats = Seat.objects.filter(user=user).select_related("session")
         assert mine.sessions_played == 4
         assert mine.sessions_won == sum(s.winner.user_id == user.pk for s in sessions)
-        assert mine.deals_won == sum(seat.wins for seat in seats)
+        assert mine.deals_won == sum(seat.session.match["wins"][seat.position] for seat in seats)
     assert sum(standing(u).sessions_won for u in players) == 4
     assert not Standing.objects.filter(against="computers").exists()
 

@@ -175,6 +175,10 @@ class Match(Protocol):
 
     def settle(self, deal: DealState) -> Match: ...
 
+    def to_record(self) -> dict[str, Any]:
+        """The session so far as plain JSON (the game reads it back with ``match_from_record``)."""
+        ...
+
 
 class TrickGame:
     """Shared machinery of a last-trick game; subclasses supply deck, packets, options, scoring.
@@ -238,6 +242,10 @@ class TrickGame:
         return None
 
     def new_match(self, *, players: int, options: Any, rng: random.Random) -> Match:
+        raise NotImplementedError
+
+    def match_from_record(self, record: Mapping[str, Any], *, players: int, options: Any) -> Match:
+        """A match from what its ``to_record`` wrote (storage holds only that JSON, whatever the game)."""
         raise NotImplementedError
 
     # -- dealing -----------------------------------------------------------------

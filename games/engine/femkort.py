@@ -169,6 +169,18 @@ class Femkort(TrickGame):
             raise InvalidDeal(f"femkort is for 3 to 10 players, not {players}")
         return FemkortMatch.start(players=players, options=options, rng=rng)
 
+    def match_from_record(self, record: Mapping[str, Any], *, players: int, options: FemkortOptions) -> FemkortMatch:
+        chips, tiebreak = record.get("chips"), record.get("tiebreak")
+        return FemkortMatch(
+            players=players,
+            options=options,
+            dealer=record["dealer"],
+            wins=tuple(record["wins"]),
+            chips=tuple(chips) if chips is not None else None,
+            tiebreak=tuple(tiebreak) if tiebreak else None,
+            winners=tuple(record.get("winners", ())),
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class FemkortMatch:
@@ -194,6 +206,14 @@ class FemkortMatch:
     @property
     def finished(self) -> bool:
         return bool(self.winners)
+
+    def to_record(self) -> dict[str, Any]:
+        record: dict[str, Any] = {"dealer": self.dealer, "wins": list(self.wins), "winners": list(self.winners)}
+        if self.chips is not None:
+            record["chips"] = list(self.chips)
+        if self.tiebreak:
+            record["tiebreak"] = list(self.tiebreak)
+        return record
 
     @property
     def scores(self) -> tuple[int, ...]:

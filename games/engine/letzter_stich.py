@@ -83,6 +83,16 @@ class LetzterStich(TrickGame):
             return deck("9TJQKA")
         raise InvalidDeal(f"letzter-stich is for 3 or 4 players, not {players}")
 
+    def match_from_record(
+        self, record: Mapping[str, Any], *, players: int, options: LetzterStichOptions
+    ) -> LetzterStichMatch:
+        tokens = tuple(record["tokens"])
+        if len(tokens) != players:
+            raise InvalidDeal(f"the record holds tokens for {len(tokens)} seats, not {players}")
+        return LetzterStichMatch(
+            players=players, options=options, dealer=record["dealer"], tokens=tokens, pot=record.get("pot", 0)
+        )
+
     def new_match(self, *, players: int, options: LetzterStichOptions, rng: random.Random) -> LetzterStichMatch:
         self.deck(players)
         return LetzterStichMatch(
@@ -123,6 +133,9 @@ class LetzterStichMatch:
     @property
     def finished(self) -> bool:
         return min(self.tokens) == 0
+
+    def to_record(self) -> dict[str, Any]:
+        return {"dealer": self.dealer, "tokens": list(self.tokens), "pot": self.pot}
 
     @property
     def winners(self) -> tuple[int, ...]:

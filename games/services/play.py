@@ -256,7 +256,7 @@ def _settle(
     deal.finished = timezone.now()
     deal.save(update_fields=["winner", "finished"])
     match = match_of(session, seats).settle(state)
-    store_match(session, seats, match)
+    store_match(session, match)
     if match.finished:
         session.status = GameSession.Status.FINISHED
         session.finished = timezone.now()

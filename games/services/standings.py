@@ -16,10 +16,11 @@ from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 
 from django.db import transaction
+from django.db.models import Count
 from openskill.models import PlackettLuce
 
 from games.engine import get_game
-from games.models import GameSession, PeriodStanding, Seat, Standing
+from games.models import Deal, GameSession, PeriodStanding, Seat, Standing
 from games.records import match_of
 
 MODEL = PlackettLuce()
@@ -36,6 +37,8 @@ def standings_record(session: GameSession, seats: Sequence[Seat]) -> None:
     before = [standings[(seat.user_id, seat.computer)] for seat in seats]
     teams = [[MODEL.rating(mu=standing.mu, sigma=standing.sigma)] for standing in before]
     ranking = get_game(session.game).ranking(match_of(session, seats))
+    won = Deal.objects.filter(session=session, winner__isnull=False).values("winner").annotate(count=Count("pk"))
+    deals_won = {row["winner"]: row["count"] for row in won}
     bottom = min(ranking) - 1
     rated = MODEL.rate(
         teams, scores=[bottom if _lost(seat) else rank for seat, rank in zip(seats, ranking, strict=True)]
@@ -44,7 +47,7 @@ def standings_record(session: GameSession, seats: Sequence[Seat]) -> None:
     for seat, standing, (rating,) in zip(seats, before, rated, strict=True):
         standing.sessions_played += 1
         standing.sessions_won += _won(session, seat)
-        standing.deals_won += seat.wins
+        standing.deals_won += deals_won.get(seat.position, 0)
         standing.last_played = session.finished
         moved[(seat.user_id, seat.computer)].append(rating)
     for key, ratings in moved.items():

@@ -132,7 +132,7 @@ def session_start(*, session_id: int, user: User, rng: secrets.SystemRandom | No
     rng = rng or secrets.SystemRandom()
     rules = get_game(session.game)
     match = rules.new_match(players=len(taken), options=rules.parse_options(session.options), rng=rng)
-    store_match(session, taken, match)
+    store_match(session, match)
     session.seat_count = len(taken)
     session.with_computers = any(seat.computer for seat in taken)
     session.status = GameSession.Status.PLAYING

@@ -148,7 +148,8 @@ class Command(BaseCommand):
                 deals.append(deal)
                 plays.append((deal, cards))
                 dealer = (dealer + 1) % n
-            table = [Seat(session=session, position=i, user=user, wins=wins[i]) for i, user in enumerate(seated)]
+            session.match = {"dealer": dealer, "wins": wins, "winners": [wins.index(3)]}
+            table = [Seat(session=session, position=i, user=user) for i, user in enumerate(seated)]
             seats += table
             outcomes.append((session, table, seated, wins))
         Seat.objects.bulk_create(seats, batch_size=BATCH)
@@ -167,16 +168,18 @@ class Command(BaseCommand):
             session.winner = winner_seat
             winners.append(session)
             teams = [[model.rating(*ratings.get(user.pk, (25.0, 25.0 / 3)))] for user in seated]
-            for user, seat, (rating,) in zip(seated, table, model.rate(teams, scores=wins), strict=True):
+            for user, seat, seat_wins, (rating,) in zip(
+                seated, table, wins, model.rate(teams, scores=wins), strict=True
+            ):
                 ratings[user.pk] = (rating.mu, rating.sigma)
                 counter = counters.setdefault(user.pk, [0, 0, 0])
                 counter[0] += 1
                 counter[1] += seat is winner_seat
-                counter[2] += seat.wins
+                counter[2] += seat_wins
                 seat.rating_after = rating.mu - 3 * rating.sigma
                 for period, starts in period_starts(session.finished).items():
                     tally = periods.setdefault((user.pk, period, starts), [0, 0])
                     tally[0] += 1
                     tally[1] += seat is winner_seat
-        GameSession.objects.bulk_update(winners, ["winner"], batch_size=BATCH)
+        GameSession.objects.bulk_update(winners, ["winner", "match"], batch_size=BATCH)
         Seat.objects.bulk_update(seats, ["rating_after"], batch_size=BATCH)

@@ -1,0 +1,56 @@
+"""Sessions stored the old way (the match in per-game columns) read the same after the move to
+the game's own JSON record: their pages, and the match their game reads back."""
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+from django.test import Client
+
+from games.models import GameSession
+from games.records import match_of
+
+BEFORE = [("games", "0011_games_from_the_registry")]
+AFTER = [("games", "0012_match_record")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_old_rows_become_match_records(players):
+    executor = MigrationExecutor(connection)
+    executor.migrate(BEFORE)
+    apps = executor.loader.project_state(BEFORE).apps
+    Session, Seat = apps.get_model("games", "GameSession"), apps.get_model("games", "Seat")
+    host_id = players[0].pk
+
+    def old_session(game, options, status, dealer, seats, **columns):
+        session = Session.objects.create(
+            game=game, options=options, seat_count=len(seats), status=status, host_id=host_id, dealer=dealer, **columns
+        )
+        rows = [
+            Seat.objects.create(session=session, position=i, user_id=players[i].pk, wins=wins, chips=chips)
+            for i, (wins, chips) in enumerate(seats)
+        ]
+        return session, rows
+
+    plain, plain_seats = old_session("femkort", {"target": 3}, "finished", 1, [(3, None), (1, None), (2, None)])
+    Session.objects.filter(pk=plain.pk).update(winner=plain_seats[0])
+    pot, _ = old_session(
+        "femkort", {"pot": True, "stack": 5, "target": 3}, "playing", 2, [(1, 7), (0, 4), (1, 4)], tiebreak=[1, 2]
+    )
+    tokens, _ = old_session("letzter-stich", {"tokens": 5}, "playing", 0, [(0, 4), (0, 5), (0, 3)], pot=3)
+    waiting, _ = old_session("femkort", {}, "waiting", None, [(0, None)] * 3)
+
+    MigrationExecutor(connection).migrate(AFTER)
+
+    records = {session.pk: session.match for session in GameSession.objects.all()}
+    assert records[plain.pk] == {"dealer": 1, "wins": [3, 1, 2], "winners": [0]}
+    assert records[pot.pk] == {"dealer": 2, "wins": [1, 0, 1], "winners": [], "chips": [7, 4, 4], "tiebreak": [1, 2]}
+    assert records[tokens.pk] == {"dealer": 0, "tokens": [4, 5, 3], "pot": 3}
+    assert records[waiting.pk] == {}
+    pot_match = match_of(GameSession.objects.get(pk=pot.pk), list(range(3)))
+    assert (pot_match.chips, pot_match.tiebreak, pot_match.dealer) == ((7, 4, 4), (1, 2), 2)
+    ls_match = match_of(GameSession.objects.get(pk=tokens.pk), list(range(3)))
+    assert (ls_match.tokens, ls_match.pot) == ((4, 5, 3), 3)
+    page = Client().get(f"/sessions/{plain.pk}/").content.decode()
+    assert "3 wins" in page
+    assert "1 win" in page
+    assert "3 tokens" in Client().get(f"/sessions/{tokens.pk}/").content.decode()
