@@ -221,6 +221,15 @@ class TrickGame:
         """Seats playing an extra deal to break a tie, if that is what the next deal is."""
         return None
 
+    def record_before(self, record: Mapping[str, Any], state: DealState) -> Any:
+        """What a deal record says of the session before the deal, checked (``InvalidDeal`` if not
+        well-formed); ``record_result`` settles the deal with it."""
+        return None
+
+    def record_result(self, before: Any, state: DealState) -> dict[str, Any]:
+        """What a finished deal settled, added to its replay result (beyond its tricks and winner)."""
+        return {}
+
     def face_up(self, state: DealState) -> tuple[tuple[int, Card], ...]:
         """Cards the rules turn face up while still in a hand, as (seat, card): everyone may see them."""
         return ()

@@ -61,6 +61,19 @@ class LetzterStich(TrickGame):
     def pot(self, match: LetzterStichMatch, deal: DealState | None) -> int | None:
         return match.pot
 
+    def record_before(self, record: Mapping[str, Any], state: DealState) -> tuple[tuple[int, ...], int]:
+        """A record may say the tokens and the pot before the deal (default: a session's start)."""
+        tokens = record.get("tokens", [state.options.tokens] * state.players)
+        pot = record.get("pot", 0)
+        valid = isinstance(tokens, list) and len(tokens) == state.players
+        if not valid or not all(_count(t) for t in [*tokens, pot]):
+            raise InvalidDeal("tokens must list a whole number per seat and pot a whole number")
+        return tuple(tokens), pot
+
+    def record_result(self, before: tuple[tuple[int, ...], int], state: DealState) -> dict[str, Any]:
+        tokens, pot = settle_tokens(*before, state)
+        return {"tokens": list(tokens), "pot": pot}
+
     def parse_options(self, raw: Mapping[str, Any] | None) -> LetzterStichOptions:
         raw = dict(raw or {})
         unknown = set(raw) - {"profile", "tokens", "trump"}
@@ -157,6 +170,10 @@ class LetzterStichMatch:
             raise InvalidDeal("only this match's next deal can be settled")
         tokens, pot = settle_tokens(self.tokens, self.pot, deal)
         return replace(self, tokens=tokens, pot=pot, dealer=(self.dealer + 1) % self.players)
+
+
+def _count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 LETZTER_STICH = LetzterStich()

@@ -1,7 +1,8 @@
 """Deal records: the JSON form of a deal used by the CLI, exports and audits.
 
-``{"game", "options", "dealer", "hands" (as dealt, from seat 0), "plays"}``, plus
-``"tokens"`` and ``"pot"`` before the deal for Letzter Stich.
+``{"game", "options", "dealer", "hands" (as dealt, from seat 0), "plays"}``, plus what
+the game reads of the session before the deal (``TrickGame.record_before``: Letzter
+Stich's ``"tokens"`` and ``"pot"``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from typing import Any
 from . import GAMES
 from .base import DealState, IllegalPlay, InvalidDeal
 from .cards import NotationError, parse_card, parse_suit
-from .letzter_stich import settle_tokens
 
 
 class RecordError(ValueError):
@@ -56,7 +56,10 @@ def start_from_record(record: object) -> tuple[DealState, list[str]]:
 def replay(record: object) -> dict[str, Any]:
     """Play a record through the rules: its tricks, and once complete its winner (and tokens)."""
     state, plays = start_from_record(record)
-    before = _tokens_before(record, state) if state.game == "letzter-stich" else None
+    try:
+        before = state.rules.record_before(record, state)
+    except InvalidDeal as error:
+        raise RecordError(str(error)) from None
     for index, card in enumerate(plays):
         try:
             state = state.play(card)
@@ -68,12 +71,10 @@ def replay(record: object) -> dict[str, Any]:
     }
     if state.is_over:
         result["winner"] = state.winner
-        if before is not None:
-            try:
-                tokens, pot = settle_tokens(*before, state)
-            except InvalidDeal as error:
-                raise RecordError(str(error)) from None
-            result |= {"tokens": list(tokens), "pot": pot}
+        try:
+            result |= state.rules.record_result(before, state)
+        except InvalidDeal as error:
+            raise RecordError(str(error)) from None
     return result
 
 
@@ -86,16 +87,3 @@ def record_of(state: DealState) -> dict[str, Any]:
         "hands": [list(hand) for hand in state.dealt],
         "plays": state.plays,
     }
-
-
-def _tokens_before(record: Mapping[str, Any], state: DealState) -> tuple[tuple[int, ...], int]:
-    tokens = record.get("tokens", [state.options.tokens] * state.players)
-    pot = record.get("pot", 0)
-    valid = isinstance(tokens, list) and len(tokens) == state.players
-    if not valid or not all(_count(t) for t in [*tokens, pot]):
-        raise RecordError("tokens must list a whole number per seat and pot a whole number")
-    return tuple(tokens), pot
-
-
-def _count(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
