@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import random
+from dataclasses import dataclass, replace
 
 from django.db.models import QuerySet
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 
 from .engine import get_game
-from .engine.base import winning_card
+from .engine.base import Match, winning_card
 from .engine.records import record_of
 from .models import Deal, GameSession, PeriodStanding, Seat, Standing
 from .records import deal_state
@@ -31,11 +33,60 @@ def finished_deal(deal_id: int) -> Deal:
 
 
 def deal_export(deal: Deal) -> dict:
-    return record_of(deal_state(deal))
+    """The deal's record, with what its game carries of the session before it (tokens and pot)."""
+    deals = session_history(deal.session)
+    return next(row.record for row in deals if row.deal.pk == deal.pk)
 
 
 def session_export(session: GameSession) -> list[dict]:
-    return [deal_export(deal) for deal in session.deals.filter(winner__isnull=False).order_by("number")]
+    return [row.record for row in session_history(session)]
+
+
+@dataclass
+class DealRow:
+    deal: Deal
+    record: dict
+    after: Match | None  # the session once this deal was settled (unknown if its plays were not kept)
+
+
+def session_history(session: GameSession) -> list[DealRow]:
+    """The session's finished deals in order, each with its record and the match after it.
+
+    Only the match's end is stored: it is replayed from its start through each deal (the
+    game settles them as it did in play), so each deal's export can carry what came before.
+    """
+    deals = list(session.deals.filter(winner__isnull=False).order_by("number"))
+    if not deals:
+        return []
+    rules = get_game(session.game)
+    options = rules.parse_options(session.options)
+    players = len(deals[0].hands)
+    match = replace(rules.new_match(players=players, options=options, rng=random.Random(0)), dealer=deals[0].dealer)
+    rows = []
+    for deal in deals:
+        state = deal_state(deal)
+        if match is None or not state.is_over:  # plays not kept (generated history): nothing more to follow
+            match = None
+            rows.append(DealRow(deal, record_of(state), None))
+            continue
+        record = record_of(state) | rules.record_context(match)
+        match = match.settle(state)
+        rows.append(DealRow(deal, record, match))
+    return rows
+
+
+def scores_after(session: GameSession, seats: list[Seat], row: DealRow) -> str:
+    """Everyone's scores once a deal was settled, in a line ("Anna 4 tokens · Bo 5 tokens · pot 3")."""
+    if row.after is None:
+        return ""
+    rules = get_game(session.game)
+    parts = [
+        " ".join([seat.name, *(say_count(c) for c in rules.seat_scores(row.after, seat.position))]) for seat in seats
+    ]
+    pot = rules.pot(row.after, None)
+    if pot is not None:
+        parts.append(_("pot %(pot)d") % {"pot": pot})
+    return " · ".join(parts)
 
 
 @dataclass

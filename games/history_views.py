@@ -16,7 +16,8 @@ from .selectors import game_list, game_or_first
 def session_page(request: HttpRequest, session_id: int) -> HttpResponse:
     session, seats, deals = history.session_detail(session_id)
     names = {seat.position: seat.name for seat in seats}
-    rows = [(deal, names.get(deal.dealer, "?"), names.get(deal.winner, "")) for deal in deals]
+    after = {row.deal.pk: history.scores_after(session, seats, row) for row in history.session_history(session)}
+    rows = [(deal, names.get(deal.dealer, "?"), names.get(deal.winner, ""), after.get(deal.pk, "")) for deal in deals]
     return render(request, "games/session.html", {"session": session, "seats": seats, "deals": rows})
 
 

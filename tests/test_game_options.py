@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from games import services
 from games.engine import GAMES
+from games.engine.records import replay
 from games.models import GameSession, Seat, Standing
 from games.records import deal_state
 from games.selectors import table_snapshot, table_view
@@ -162,3 +163,30 @@ def test_each_game_has_a_rules_page_with_its_options(client, game):
 
 def test_an_unknown_game_has_no_rules_page(client):
     assert client.get("/rules/whist/").status_code == 404
+
+
+def test_letzter_stich_exports_carry_tokens_and_pot_before_each_deal_and_round_trip(players, client):
+    session = play_session(players, game="letzter-stich", options={"tokens": 2}, seed=5)
+    exported = client.get(reverse("session_export", args=[session.pk])).json()
+    assert len(exported) == session.deals.count() > 1
+    assert (exported[0]["tokens"], exported[0]["pot"]) == ([2, 2, 2], 0)
+    results = [replay(record) for record in exported]
+    for result, following in zip(results, exported[1:], strict=False):
+        assert (following["tokens"], following["pot"]) == (result["tokens"], result["pot"])
+    assert results[-1]["tokens"] == session.match["tokens"]
+    assert client.get(reverse("deal_export", args=[session.deals.last().pk])).json() == exported[-1]
+    page = client.get(reverse("session", args=[session.pk])).content.decode()
+    last_row = page.split("<tr>")[-1]
+    for seat in session.seats.select_related("user"):
+        tokens = session.match["tokens"][seat.position]
+        assert f"{seat.name} {tokens} token{'' if tokens == 1 else 's'}" in last_row
+    assert f"pot {session.match['pot']}" in last_row
+
+
+def test_pot_play_session_page_shows_chips_after_each_deal(players, client):
+    session = play_session(players, options={"pot": True, "stack": 2, "target": 5}, seed=2)
+    page = client.get(reverse("session", args=[session.pk])).content.decode()
+    last_row = page.split("<tr>")[-1]
+    for seat in session.seats.select_related("user"):
+        chips = session.match["chips"][seat.position]
+        assert f"{chips} chip{'' if chips == 1 else 's'}" in last_row.split(seat.name, 1)[1]

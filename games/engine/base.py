@@ -221,6 +221,10 @@ class TrickGame:
         """Seats playing an extra deal to break a tie, if that is what the next deal is."""
         return None
 
+    def record_context(self, match: Match) -> dict[str, Any]:
+        """What a deal record carries of the session before the deal (read back by ``record_before``)."""
+        return {}
+
     def record_before(self, record: Mapping[str, Any], state: DealState) -> Any:
         """What a deal record says of the session before the deal, checked (``InvalidDeal`` if not
         well-formed); ``record_result`` settles the deal with it."""

@@ -61,6 +61,9 @@ class LetzterStich(TrickGame):
     def pot(self, match: LetzterStichMatch, deal: DealState | None) -> int | None:
         return match.pot
 
+    def record_context(self, match: LetzterStichMatch) -> dict[str, Any]:
+        return {"tokens": list(match.tokens), "pot": match.pot}
+
     def record_before(self, record: Mapping[str, Any], state: DealState) -> tuple[tuple[int, ...], int]:
         """A record may say the tokens and the pot before the deal (default: a session's start)."""
         tokens = record.get("tokens", [state.options.tokens] * state.players)
