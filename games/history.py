@@ -109,6 +109,7 @@ class Replay:
     trick: list[CardView]
     trick_starts: list[int]
     winner_name: str
+    result: str = ""
 
 
 def replay_at(deal: Deal, step: int) -> Replay:
@@ -146,6 +147,11 @@ def replay_at(deal: Deal, step: int) -> Replay:
         trick=trick,
         trick_starts=list(range(0, len(cards), per_trick)),
         winner_name=seats[deal.winner].name,
+        result=_(get_game(deal.session.game).deal_result(deal_state(deal)))
+        % {
+            "name": seats[deal.winner].name,
+            "number": deal.number,
+        },
     )
 
 

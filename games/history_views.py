@@ -9,7 +9,7 @@ from django.views.decorators.http import require_safe
 
 from . import history
 from .models import Standing
-from .selectors import game_list, game_or_first
+from .selectors import game_list, game_or_first, session_result
 
 
 @require_safe
@@ -18,7 +18,8 @@ def session_page(request: HttpRequest, session_id: int) -> HttpResponse:
     names = {seat.position: seat.name for seat in seats}
     after = {row.deal.pk: history.scores_after(session, seats, row) for row in history.session_history(session)}
     rows = [(deal, names.get(deal.dealer, "?"), names.get(deal.winner, ""), after.get(deal.pk, "")) for deal in deals]
-    return render(request, "games/session.html", {"session": session, "seats": seats, "deals": rows})
+    context = {"session": session, "seats": seats, "deals": rows, "result": session_result(session, seats)}
+    return render(request, "games/session.html", context)
 
 
 @require_safe

@@ -343,12 +343,23 @@ def _public(snapshot: TableSnapshot, online: frozenset[int], me: int | None, vie
     match = match_of(snapshot.session, snapshot.seats) if snapshot.session.match else None
     public = (
         [
-            _panel(seat, me, view, won, seat.user_id in online, _clock(snapshot.session), viewer, rules, match)
+            _panel(
+                seat,
+                me,
+                view,
+                won,
+                seat.user_id in online,
+                _clock(snapshot.session),
+                viewer,
+                rules,
+                match,
+                snapshot.state,
+            )
             for seat in snapshot.seats
         ],
         _trick(view, snapshot.seats),
         _last_deal(snapshot, view),
-        _finished(snapshot.session, snapshot.seats),
+        session_result(snapshot.session, snapshot.seats),
         _header(snapshot, rules, match, view),
     )
     if snapshot.state is not None:
@@ -371,6 +382,7 @@ def _panel(
     viewer: int | None,
     rules: TrickGame,
     match: Match | None,
+    deal: DealState | None,
 ) -> SeatPanel:
     played = tuple(card_view(c, won=c in won) for c in view.played[seat.position]) if view else ()
     taken = sum(trick.winner == seat.position for trick in view.tricks) if view and rules.counts_tricks else None
@@ -378,7 +390,7 @@ def _panel(
         position=seat.position,
         name=seat.name,
         computer=seat.computer,
-        scores=tuple(say_count(count) for count in rules.seat_scores(match, seat.position)) if match else (),
+        scores=tuple(say_count(count) for count in rules.seat_scores(match, seat.position, deal)) if match else (),
         tricks_taken=taken,
         face_up=tuple(card_view(card) for owner, card in view.face_up if owner == seat.position) if view else (),
         is_dealer=bool(view and view.dealer == seat.position),
@@ -478,7 +490,7 @@ def _last_deal(snapshot: TableSnapshot, view: SeatView | None) -> tuple[str, lis
         return "", []
     finished, state = snapshot.previous
     names = [seat.name for seat in snapshot.seats]
-    message = _("%(name)s took the last trick and won deal %(number)d.") % {
+    message = _(GAMES[snapshot.session.game].deal_result(state)) % {
         "name": names[finished.winner],
         "number": finished.number,
     }
@@ -487,13 +499,18 @@ def _last_deal(snapshot: TableSnapshot, view: SeatView | None) -> tuple[str, lis
     return message, trick_view(state.seats, state.tricks[-1], names, mark_winner=True)
 
 
-def _finished(session: GameSession, seats: list[Seat]) -> str:
+def session_result(session: GameSession, seats: Sequence[Seat]) -> str:
+    """How the session ended, in a sentence (empty while it runs)."""
     if session.status == GameSession.Status.ABANDONED:
         return _("This session was abandoned.")
     if session.status != GameSession.Status.FINISHED:
         return ""
     if session.winner_id is None:
-        return _("The session ended in a draw.")
+        winners = match_of(session, seats).winners if session.match else ()
+        if len(winners) < 2:
+            return _("The session ended in a draw.")
+        names = [seats[seat].name for seat in winners]
+        return _("%(names)s and %(last)s share the win.") % {"names": ", ".join(names[:-1]), "last": names[-1]}
     winner = next(seat for seat in seats if seat.pk == session.winner_id)
     return _("%(name)s wins the session.") % {"name": winner.name}
 

@@ -47,7 +47,7 @@ class ThreeCrowns(TrickGame):
     def describe(self, options: CrownsOptions) -> tuple[Text, ...]:
         return (Text("first to %(target)d deals", (("target", options.target),)),)
 
-    def seat_scores(self, match: CrownsMatch, seat: int) -> tuple[Count, ...]:
+    def seat_scores(self, match: CrownsMatch, seat: int, deal: DealState | None = None) -> tuple[Count, ...]:
         return (Count(match.wins[seat], "%(count)d crown", "%(count)d crowns"),)
 
     def new_match(self, *, players: int, options: CrownsOptions, rng: random.Random) -> CrownsMatch:

@@ -111,7 +111,7 @@ def test_pot_play_shows_the_pot_and_every_stack(players):
     session = started_table(players, options={"pot": True, "stack": 6})
     page = table_html(table_view(table_snapshot(session.pk), players[0]))
     assert "pot: 3" in page
-    assert page.count(">6 chips<") == 3
+    assert page.count(">5 chips<") == 3  # each ante is in the pot, not also in front of its player
 
 
 def test_letzter_stich_shows_tokens_the_pot_and_tricks_taken(players):
@@ -190,3 +190,18 @@ def test_pot_play_session_page_shows_chips_after_each_deal(players, client):
     for seat in session.seats.select_related("user"):
         chips = session.match["chips"][seat.position]
         assert f"{chips} chip{'' if chips == 1 else 's'}" in last_row.split(seat.name, 1)[1]
+
+
+def test_letzter_stich_says_what_a_deal_cost_and_who_shares_the_win(players, client):
+    session = play_session(players, game="letzter-stich", options={"tokens": 2}, seed=5)
+    tokens = session.match["tokens"]
+    page = client.get(reverse("session", args=[session.pk])).content.decode()
+    leaders = [seat.name for seat in session.seats.order_by("position") if tokens[seat.position] == max(tokens)]
+    if len(leaders) > 1:
+        assert f"{' and '.join([', '.join(leaders[:-1]), leaders[-1]])} share the win" in page
+    else:
+        assert f"{leaders[0]} wins the session" in page
+    deal = session.deals.order_by("number").first()
+    replay_page = client.get(reverse("deal_replay", args=[deal.pk])).content.decode()
+    assert "pays a token into the pot" in replay_page or "took every trick" in replay_page
+    assert "won deal" not in replay_page

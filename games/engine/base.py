@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Protocol
 
 from .cards import BIT, CARDS, INDEX, SUITS, Card, from_mask, parse_card
-from .options import Option
+from .options import Option, gettext_noop
 from .tricks import NO_TRUMP, legal_mask, trick_standing
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -209,9 +209,15 @@ class TrickGame:
         """The table's options in short, as the header and the lobby show them."""
         return ()
 
-    def seat_scores(self, match: Match, seat: int) -> tuple[Count, ...]:
-        """What a seat has so far in the session (wins, chips, tokens), for the seat panel."""
+    def seat_scores(self, match: Match, seat: int, deal: DealState | None = None) -> tuple[Count, ...]:
+        """What a seat has so far in the session (wins, chips, tokens), for the seat panel; ``deal``
+        is the deal being played, if any (a stake already in the pot is no longer in front of the seat)."""
         return ()
+
+    def deal_result(self, deal: DealState) -> str:
+        """What the finished deal meant, as a message id with ``%(name)s`` (who took the last
+        trick) and ``%(number)d`` (the deal's number)."""
+        return gettext_noop("%(name)s took the last trick and won deal %(number)d.")
 
     def pot(self, match: Match, deal: DealState | None) -> int | None:
         """Chips or tokens in the pot now, if the game has one."""

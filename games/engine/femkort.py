@@ -49,7 +49,10 @@ class Femkort(TrickGame):
             "number",
             3,
             gettext_noop("Wins needed"),
-            gettext_noop("The first to win this many deals wins the session."),
+            gettext_noop(
+                "The first to win this many deals wins the session (with pot play the session ends there "
+                "too, and the most chips wins)."
+            ),
             low=1,
             high=10,
         ),
@@ -103,17 +106,25 @@ class Femkort(TrickGame):
             said.append(Text(gettext_noop("pot play, %(stack)d chips each"), (("stack", options.stack),)))
         return tuple(said)
 
-    def seat_scores(self, match: FemkortMatch, seat: int) -> tuple[Count, ...]:
+    def seat_scores(self, match: FemkortMatch, seat: int, deal: DealState | None = None) -> tuple[Count, ...]:
         wins = Count(match.wins[seat], gettext_noop("%(count)d win"), gettext_noop("%(count)d wins"))
         if match.chips is None:
             return (wins,)
-        return (wins, Count(match.chips[seat], gettext_noop("%(count)d chip"), gettext_noop("%(count)d chips")))
+        staked = self.pot(match, deal) is not None and seat in deal.seats
+        chips = match.chips[seat] - staked
+        return (wins, Count(chips, gettext_noop("%(count)d chip"), gettext_noop("%(count)d chips")))
 
     def pot(self, match: FemkortMatch, deal: DealState | None) -> int | None:
-        """In pot play every seat dealt in has put one chip in (none in a tie-break deal)."""
-        if match.chips is None or deal is None or match.tiebreak:
+        """In pot play every seat dealt in has put one chip in while the deal runs (none in a
+        tie-break deal); the match counts the chips as moved only once the deal is settled."""
+        if match.chips is None or deal is None or deal.is_over or match.tiebreak or match.finished:
             return None
         return len(deal.seats)
+
+    def deal_result(self, deal: DealState) -> str:
+        if deal.options.pot:
+            return gettext_noop("%(name)s took the last trick, won deal %(number)d and takes the pot.")
+        return gettext_noop("%(name)s took the last trick and won deal %(number)d.")
 
     def extra_deal(self, match: FemkortMatch) -> tuple[int, ...] | None:
         return match.tiebreak

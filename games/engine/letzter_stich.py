@@ -55,7 +55,12 @@ class LetzterStich(TrickGame):
     def describe(self, options: LetzterStichOptions) -> tuple[Text, ...]:
         return (Text(gettext_noop("%(tokens)d tokens each"), (("tokens", options.tokens),)),)
 
-    def seat_scores(self, match: LetzterStichMatch, seat: int) -> tuple[Count, ...]:
+    def deal_result(self, deal: DealState) -> str:
+        if all(trick.winner == deal.winner for trick in deal.tricks):
+            return gettext_noop("%(name)s took every trick of deal %(number)d and takes up to two tokens from the pot.")
+        return gettext_noop("%(name)s took the last trick of deal %(number)d and pays a token into the pot.")
+
+    def seat_scores(self, match: LetzterStichMatch, seat: int, deal: DealState | None = None) -> tuple[Count, ...]:
         return (Count(match.tokens[seat], gettext_noop("%(count)d token"), gettext_noop("%(count)d tokens")),)
 
     def pot(self, match: LetzterStichMatch, deal: DealState | None) -> int | None:
