@@ -14,7 +14,8 @@ from accounts.models import User
 
 from .engine import get_game
 from .engine.base import Match, winning_card
-from .engine.records import record_of
+from .engine.records import public_record
+from .engine.views import EVERYONE, HiddenCards, view_for
 from .models import Deal, GameSession, PeriodStanding, Seat, Standing
 from .records import deal_state
 from .selectors import CardView, card_view, say_count, trick_view
@@ -34,18 +35,20 @@ def finished_deal(deal_id: int) -> Deal:
 
 def deal_export(deal: Deal) -> dict:
     """The deal's record, with what its game carries of the session before it (tokens and pot)."""
-    deals = session_history(deal.session)
-    return next(row.record for row in deals if row.deal.pk == deal.pk)
+    record = next(row.record for row in session_history(deal.session) if row.deal.pk == deal.pk)
+    if record is None:
+        raise Http404("This deal's cards were not kept.")
+    return record
 
 
 def session_export(session: GameSession) -> list[dict]:
-    return [row.record for row in session_history(session)]
+    return [row.record for row in session_history(session) if row.record is not None]
 
 
 @dataclass
 class DealRow:
     deal: Deal
-    record: dict
+    record: dict | None  # None when the deal's plays were not kept
     after: Match | None  # the session once this deal was settled (unknown if its plays were not kept)
 
 
@@ -65,11 +68,11 @@ def session_history(session: GameSession) -> list[DealRow]:
     rows = []
     for deal in deals:
         state = deal_state(deal)
-        if match is None or not state.is_over:  # plays not kept (generated history): nothing more to follow
+        if match is None or not state.is_over:  # plays not kept (generated history): nothing to show or follow
             match = None
-            rows.append(DealRow(deal, record_of(state), None))
+            rows.append(DealRow(deal, None, None))
             continue
-        record = record_of(state) | rules.record_context(match)
+        record = public_record(view_for(state, EVERYONE)) | rules.record_context(match)
         match = match.settle(state)
         rows.append(DealRow(deal, record, match))
     return rows
@@ -114,6 +117,10 @@ class Replay:
 
 def replay_at(deal: Deal, step: int) -> Replay:
     """The finished deal after ``step`` cards, every hand face up (the deal is over)."""
+    try:
+        view_for(deal_state(deal), EVERYONE)  # hands are shown only if the deal is over
+    except HiddenCards:
+        raise Http404("This deal's cards were not kept.") from None
     cards = list(deal.plays.values_list("card", flat=True))
     step = max(0, min(step, len(cards)))
     state = deal_state(deal, cards[:step])

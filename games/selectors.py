@@ -20,7 +20,7 @@ from .cardnames import card_label, card_short, suit_name
 from .engine import GAMES, TrickGame
 from .engine.base import Count as Amount
 from .engine.base import DealState, Match, Text, Trick, playing_order, winning_card
-from .engine.views import SeatView, view_for
+from .engine.views import EVERYONE, SeatView, view_for
 from .models import PRESENCE_TIMEOUT, Connection, Deal, GameSession, Play, Seat
 from .records import deal_state, match_of
 
@@ -494,9 +494,10 @@ def _last_deal(snapshot: TableSnapshot, view: SeatView | None) -> tuple[str, lis
         "name": names[finished.winner],
         "number": finished.number,
     }
-    if not state.tricks:
+    seen = view_for(state, EVERYONE)  # the deal is over: its last trick is everyone's to see
+    if not seen.tricks:
         return message, []
-    return message, trick_view(state.seats, state.tricks[-1], names, mark_winner=True)
+    return message, trick_view(seen.seats, seen.tricks[-1], names, mark_winner=True)
 
 
 def session_result(session: GameSession, seats: Sequence[Seat]) -> str:

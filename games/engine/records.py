@@ -13,6 +13,7 @@ from typing import Any
 from . import GAMES
 from .base import DealState, IllegalPlay, InvalidDeal
 from .cards import NotationError, parse_card, parse_suit
+from .views import HiddenCards, SeatView
 
 
 class RecordError(ValueError):
@@ -79,11 +80,24 @@ def replay(record: object) -> dict[str, Any]:
 
 
 def record_of(state: DealState) -> dict[str, Any]:
-    """The record of a deal as far as it has been played."""
+    """The record of a deal as far as it has been played (the engine's own tools and tests)."""
     return {
         "game": state.game,
         "options": state.options.as_record(state.trump),
         "dealer": state.dealer,
         "hands": [list(hand) for hand in state.dealt],
         "plays": state.plays,
+    }
+
+
+def public_record(view: SeatView) -> dict[str, Any]:
+    """The record of a finished deal as everyone may see it: the only record the site shows."""
+    if not view.dealt:
+        raise HiddenCards("a deal record shows every hand: it needs the view for everyone")
+    return {
+        "game": view.game,
+        "options": view.options,
+        "dealer": view.dealer,
+        "hands": [list(hand) for hand in view.dealt],
+        "plays": [card for trick in view.tricks for card in trick.cards],
     }

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
 
 from .base import DealState, Trick, trump_index
 from .cards import CARDS, INDEX, Card
@@ -31,6 +31,7 @@ class SeatView:
     winner: int | None
     scores: tuple[int, ...] = field(default=())
     face_up: tuple[tuple[int, Card], ...] = ()  # cards turned up in a hand (the trump card): public
+    dealt: tuple[tuple[Card, ...], ...] = ()  # every hand as dealt: only in a view for everyone
 
     @property
     def my_turn(self) -> bool:
@@ -54,7 +55,25 @@ class SeatView:
         return "follow", led
 
 
-def view_for(state: DealState, seat: int | None, scores: tuple[int, ...] = ()) -> SeatView:
+EVERYONE = "everyone"  # a viewer who may see every hand: only once the deal is over
+Viewer = int | None | Literal["everyone"]
+
+
+class HiddenCards(ValueError):
+    """Asked to show every hand of a deal that is not over."""
+
+
+def view_for(state: DealState, seat: Viewer, scores: tuple[int, ...] = ()) -> SeatView:
+    """The one place that decides what a viewer may see of a deal.
+
+    ``seat``: a seat (its own hand, other hands as counts, cards turned face up), ``None``
+    (a spectator: no hand) or ``EVERYONE`` (every hand as dealt: only for a finished deal,
+    as replays, exports and the last deal's trick show it).
+    """
+    if seat == EVERYONE:
+        if not state.is_over:
+            raise HiddenCards("every hand is shown only once the deal is over")
+        return replace(view_for(state, None, scores), seat=None, dealt=state.dealt)
     mine = seat is not None and seat in state.seats
     return SeatView(
         game=state.game,
