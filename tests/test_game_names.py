@@ -17,7 +17,6 @@ REGISTRY = "games/engine/__init__.py"  # the one list of games
 # Still naming a game, each for a reason to remove in turn:
 NOT_YET = {
     "games/engine/__main__.py",  # `bench` measures Femkort by contract (its output is fixed)
-    "games/bots/__main__.py",  # the arena's default game on the command line
     "games/management/commands/history_generate.py",  # a generator of Femkort history for benchmarks
 }
 

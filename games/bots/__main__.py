@@ -16,9 +16,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.bots")
     commands = parser.add_subparsers(dest="command", required=True)
     arena = commands.add_parser("arena", help="hero against a field over many deals")
-    arena.add_argument("--game", choices=sorted(GAMES), default="femkort")
-    arena.add_argument("--profile", choices=("modern", "classic"))
-    arena.add_argument("--trump", action="store_true", help="femkort: the dealer's fifth card sets trump")
+    arena.add_argument("--game", choices=sorted(GAMES), default=next(iter(GAMES)))
+    arena.add_argument("--profile", choices=("modern", "classic"), help="games with a profile option")
+    arena.add_argument(
+        "--trump", action="store_true", help="games with a trump option: the dealer's fifth card sets trump"
+    )
     arena.add_argument("--players", type=int, default=4)
     arena.add_argument("--deals", type=int, default=2000)
     arena.add_argument("--seed", type=int, default=1)
