@@ -16,7 +16,7 @@ def deal_state(deal: Deal, cards: Sequence[str] | None = None) -> DealState:
     options = game.parse_options(deal.options)
     state = game.start(dealt=deal.hands, dealer=deal.dealer, options=options, trump=deal.trump or None)
     for card in deal.plays.values_list("card", flat=True) if cards is None else cards:
-        state = state.play(card)
+        state = state.apply(card)
     return state
 
 

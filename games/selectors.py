@@ -266,7 +266,7 @@ def table_snapshot_after(known: TableSnapshot) -> TableSnapshot | None:
         return None
     state = known.state
     for card in cards:
-        state = state.play(card)
+        state = state.apply(card)
     if state.is_over:
         return None
     session = copy.copy(known.session)

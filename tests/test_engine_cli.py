@@ -152,3 +152,21 @@ def test_engine_imports_without_django():
     code = "import sys, games.engine, games.engine.records, games.engine.perft; assert 'django' not in sys.modules"
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
+
+
+def test_replay_reads_actions_as_well_as_the_older_plays():
+    with_plays = engine("replay", stdin=json.dumps(RECORD))
+    actions = {key: value for key, value in RECORD.items() if key != "plays"} | {"actions": RECORD["plays"]}
+    with_actions = engine("replay", stdin=json.dumps(actions))
+    assert with_actions.returncode == 0, with_actions.stderr
+    assert json.loads(with_actions.stdout) == json.loads(with_plays.stdout)
+    both = engine("replay", stdin=json.dumps(RECORD | {"actions": RECORD["plays"]}))
+    assert both.returncode == 2
+    assert "not both" in both.stdout + both.stderr
+
+
+def test_an_action_word_a_card_game_does_not_know_is_an_illegal_play():
+    record = {key: value for key, value in RECORD.items() if key != "plays"} | {"actions": ["pass"]}
+    done = engine("replay", stdin=json.dumps(record))
+    assert done.returncode == 1
+    assert json.loads(done.stdout)["rule"] == "not_in_hand"

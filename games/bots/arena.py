@@ -122,7 +122,7 @@ def run_arena(
                 card = seated[seat].choose(view)
                 if seat == hero_seat:
                     result.decision_seconds.append(time.perf_counter() - started)
-                state = state.play(card)
+                state = state.apply(card)
             result.score += rules.deal_score(state, hero_seat)
     finally:
         for player in [*heroes, *fields]:

@@ -144,6 +144,15 @@ class DealState:
     def play(self, card: Card, seat: int | None = None) -> DealState:
         return self.rules.play(self, card, seat)
 
+    def legal_actions(self) -> list[str]:
+        """What the seat to act may do now, as action words (a card is its notation)."""
+        return self.rules.legal_actions(self)
+
+    def apply(self, action: str, seat: int | None = None) -> DealState:
+        """Take ``action`` for the seat to act (or ``seat``, which must be it): a new state, or
+        ``IllegalPlay`` naming the rule broken."""
+        return self.rules.apply(self, action, seat)
+
 
 def playing_order(seats: Sequence[int], leader: int) -> tuple[int, ...]:
     """The seats in the order they play to a trick led by ``leader``."""
@@ -343,6 +352,16 @@ class TrickGame:
         )
 
     # -- playing -----------------------------------------------------------------
+
+    def legal_actions(self, state: DealState) -> list[str]:
+        """Actions are strings: a card is its notation (``QH``); bidding and the like are words
+        (``pass``, ``bid:3``, ``nap``, ``order``, ``call:H``, ``alone``, ``defend-alone``,
+        ``discard:9C``, ``redeal:yes``, ``redeal:no``). A game whose deals only play cards
+        keeps these two as they are; a game with phases overrides them."""
+        return state.legal_cards()
+
+    def apply(self, state: DealState, action: str, seat: int | None = None) -> DealState:
+        return self.play(state, action, seat)
 
     def legal_mask(self, state: DealState) -> int:
         seat = state.to_act

@@ -1,6 +1,7 @@
 """Deal records: the JSON form of a deal used by the CLI, exports and audits.
 
-``{"game", "options", "dealer", "hands" (as dealt, from seat 0), "plays"}``, plus what
+``{"game", "options", "dealer", "hands" (as dealt, from seat 0), "actions"}`` (older records
+say ``"plays"``: the same list, of cards only), plus what
 the game reads of the session before the deal (``TrickGame.record_before``: Letzter
 Stich's ``"tokens"`` and ``"pot"``).
 """
@@ -34,13 +35,16 @@ def start_from_record(record: object) -> tuple[DealState, list[str]]:
     game = GAMES.get(record.get("game"))  # type: ignore[arg-type]
     if game is None:
         raise RecordError(f"game must be one of {', '.join(GAMES)}")
-    hands, dealer, plays = record.get("hands"), record.get("dealer"), record.get("plays", [])
+    if "actions" in record and "plays" in record:
+        raise RecordError('a record has "actions" or (older) "plays", not both')
+    hands, dealer = record.get("hands"), record.get("dealer")
+    plays = record.get("actions", record.get("plays", []))
     if not isinstance(hands, list) or not all(isinstance(h, list) for h in hands):
         raise RecordError("hands must be a list of lists of cards, from seat 0")
     if isinstance(dealer, bool) or not isinstance(dealer, int):
         raise RecordError("dealer must be a seat number")
-    if not isinstance(plays, list):
-        raise RecordError("plays must be a list of cards")
+    if not isinstance(plays, list) or not all(isinstance(action, str) for action in plays):
+        raise RecordError("actions (or plays) must be a list of action words or cards")
     raw_options = record.get("options") or {}
     if not isinstance(raw_options, Mapping):
         raise RecordError("options must be an object")
@@ -49,7 +53,7 @@ def start_from_record(record: object) -> tuple[DealState, list[str]]:
         trump = raw_options.get("trump")
         trump = parse_suit(trump) if isinstance(trump, str) else None
         state = game.start(dealt=hands, dealer=dealer, options=options, trump=trump)
-        return state, [parse_card(card) for card in plays]
+        return state, [parse_card(action) if len(action) == 2 else action for action in plays]
     except (InvalidDeal, NotationError) as error:
         raise RecordError(str(error)) from None
 
@@ -61,9 +65,9 @@ def replay(record: object) -> dict[str, Any]:
         before = state.rules.record_before(record, state)
     except InvalidDeal as error:
         raise RecordError(str(error)) from None
-    for index, card in enumerate(plays):
+    for index, action in enumerate(plays):
         try:
-            state = state.play(card)
+            state = state.apply(action)
         except IllegalPlay as error:
             raise IllegalRecordPlay(index, error) from None
     tricks = [*state.tricks, *([state.trick] if state.trick and state.trick.cards else [])]

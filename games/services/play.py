@@ -77,7 +77,7 @@ def _play_known(known: TableSnapshot, card: str, position: int) -> GameSession |
     if known.session.status != GameSession.Status.PLAYING or known.state is None or known.session.unattended_since:
         return None
     try:
-        after = known.state.play(card, seat=position)
+        after = known.state.apply(card, seat=position)
     except IllegalPlay:
         return None
     if after.is_over:
@@ -230,7 +230,7 @@ def _play(
     known: TableSnapshot | None,
 ) -> None:
     """Apply one card, record it, settle the deal if it was the last, and tell the table."""
-    after = state.play(card, seat=position)
+    after = state.apply(card, seat=position)
     Play.objects.create(deal_id=deal.pk, seq=len(state.plays) + 1, seat=position, card=card)
     session.seq += 1
     if after.is_over:
