@@ -34,7 +34,7 @@ class DealInline(ReadOnlyInline):
 
 class PlayInline(ReadOnlyInline):
     model = Play
-    fields = ("seq", "seat", "card", "played")
+    fields = ("seq", "seat", "action", "played")
     readonly_fields = fields
 
 
@@ -107,10 +107,10 @@ class DealAdmin(admin.ModelAdmin):
 
 @admin.register(Play)
 class PlayAdmin(admin.ModelAdmin):
-    list_display = ("deal", "seq", "seat", "card", "played")
-    search_fields = ("deal__session__id", "card")
+    list_display = ("deal", "seq", "seat", "action", "played")
+    search_fields = ("deal__session__id", "action")
     list_select_related = ("deal__session",)
-    readonly_fields = ("deal", "seq", "seat", "card", "played")
+    readonly_fields = ("deal", "seq", "seat", "action", "played")
 
     def has_add_permission(self, request) -> bool:
         return False

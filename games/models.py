@@ -165,10 +165,12 @@ class Deal(models.Model):
 
 
 class Play(models.Model):
+    """One action in a deal, in order: a card played (its notation), or a word (a bid, a call, a vote)."""
+
     deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="plays")
     seq = models.PositiveSmallIntegerField()
     seat = models.PositiveSmallIntegerField()
-    card = models.CharField(max_length=2)
+    action = models.CharField(max_length=20, help_text=_("A card (QH) or an action word (pass, bid:3, redeal:yes)."))
     played = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -176,7 +178,7 @@ class Play(models.Model):
         constraints = [models.UniqueConstraint(fields=["deal", "seq"], name="play_seq_once_per_deal")]
 
     def __str__(self) -> str:
-        return f"{self.card} by seat {self.seat}"
+        return f"{self.action} by seat {self.seat}"
 
 
 PRESENCE_BEAT = 30

@@ -15,7 +15,7 @@ def deal_state(deal: Deal, cards: Sequence[str] | None = None) -> DealState:
     game = get_game(deal.session.game)
     options = game.parse_options(deal.options)
     state = game.start(dealt=deal.hands, dealer=deal.dealer, options=options, trump=deal.trump or None)
-    for card in deal.plays.values_list("card", flat=True) if cards is None else cards:
+    for card in deal.plays.values_list("action", flat=True) if cards is None else cards:
         state = state.apply(card)
     return state
 

@@ -251,7 +251,7 @@ def table_snapshot_after(known: TableSnapshot) -> TableSnapshot | None:
     quote = connection.ops.quote_name
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT s.seq, s.status, s.due, s.to_act, s.turn_since, s.deadline, p.card "
+            "SELECT s.seq, s.status, s.due, s.to_act, s.turn_since, s.deadline, p.action "
             f"FROM {quote(GameSession._meta.db_table)} s "
             f"LEFT JOIN {quote(Play._meta.db_table)} p ON p.deal_id = %s AND p.seq > %s "
             "WHERE s.id = %s ORDER BY p.seq",

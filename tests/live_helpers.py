@@ -102,7 +102,7 @@ def hidden_at(session_id: int, start_seq: int, seq: int, seat: int | None) -> se
     session = GameSession.objects.get(pk=session_id)
     left = seq - start_seq
     for deal in session.deals.order_by("number"):
-        cards = list(deal.plays.values_list("card", flat=True))
+        cards = list(deal.plays.values_list("action", flat=True))
         if left < len(cards) or deal.winner is None:
             return hidden_from(deal_state(deal, cards[:left]), seat)
         left -= len(cards)

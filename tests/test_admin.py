@@ -41,12 +41,12 @@ def test_deals_and_plays_are_read_only_and_show_full_hands(admin_client, session
     assert deal.hands[0][0] in page.text
     assert '<input type="submit" value="Save"' not in page.text
     play = Play.objects.first()
-    original = play.card
+    original = play.action
     forged = "KS" if original == "AS" else "AS"
-    response = admin_client.post(reverse("admin:games_play_change", args=[play.pk]), {"card": forged})
+    response = admin_client.post(reverse("admin:games_play_change", args=[play.pk]), {"action": forged})
     assert response.status_code == 403
     play.refresh_from_db()
-    assert play.card == original
+    assert play.action == original
     assert admin_client.get(reverse("admin:games_play_add")).status_code == 403
 
 

@@ -13,7 +13,15 @@ BEFORE = [("games", "0011_games_from_the_registry")]
 AFTER = [("games", "0012_match_record")]
 
 
+@pytest.fixture
+def back_to_the_latest_schema():
+    yield
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("back_to_the_latest_schema")
 def test_old_rows_become_match_records(players):
     executor = MigrationExecutor(connection)
     executor.migrate(BEFORE)

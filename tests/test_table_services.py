@@ -119,7 +119,7 @@ def test_card_play_goes_through_the_rules(players):
     session = services.card_play(session_id=session.pk, user=seat.user, card=hand[0], seen_seq=session.seq)
     _, after = current(session)
     assert after.plays == [hand[0]]
-    assert Play.objects.get(deal=deal).card == hand[0]
+    assert Play.objects.get(deal=deal).action == hand[0]
 
 
 def test_illegal_card_names_the_rule_and_changes_nothing(players):

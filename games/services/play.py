@@ -121,7 +121,7 @@ def _record(deal_id: int, index: int, position: int, card: str) -> None:
     ops = connection.ops
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {ops.quote_name(Play._meta.db_table)} (deal_id, seq, seat, card, played) "
+            f"INSERT INTO {ops.quote_name(Play._meta.db_table)} (deal_id, seq, seat, action, played) "
             "VALUES (%s, %s, %s, %s, %s)",
             [deal_id, index, position, card, ops.adapt_datetimefield_value(timezone.now())],
         )
@@ -231,7 +231,7 @@ def _play(
 ) -> None:
     """Apply one card, record it, settle the deal if it was the last, and tell the table."""
     after = state.apply(card, seat=position)
-    Play.objects.create(deal_id=deal.pk, seq=len(state.plays) + 1, seat=position, card=card)
+    Play.objects.create(deal_id=deal.pk, seq=len(state.plays) + 1, seat=position, action=card)
     session.seq += 1
     if after.is_over:
         # Settling writes to the seat and deal rows: work on fresh copies, never on a shared snapshot's.

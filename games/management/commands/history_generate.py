@@ -156,7 +156,7 @@ class Command(BaseCommand):
         Deal.objects.bulk_create(deals, batch_size=BATCH)
         Play.objects.bulk_create(
             [
-                Play(deal=deal, seq=i + 1, seat=seat, card=card)
+                Play(deal=deal, seq=i + 1, seat=seat, action=card)
                 for deal, cards in plays
                 for i, (seat, card) in enumerate(cards)
             ],
