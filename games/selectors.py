@@ -508,6 +508,10 @@ def session_result(session: GameSession, seats: Sequence[Seat]) -> str:
         return ""
     if session.winner_id is None:
         winners = match_of(session, seats).winners if session.match else ()
+        if len(winners) == 1:
+            return _("%(name)s's seat, played to the end by a computer, came first: nobody wins the session.") % {
+                "name": seats[winners[0]].name
+            }
         if len(winners) < 2:
             return _("The session ended in a draw.")
         names = [seats[seat].name for seat in winners]
@@ -533,5 +537,5 @@ def computer_view(snapshot: TableSnapshot) -> tuple[str, SeatView] | None:
 def overdue_tables(before: datetime) -> list[tuple[int, int, datetime]]:
     """Tables where the server should have acted by ``before`` (a computer's turn, a person's
     clock or absence): (session, seq, due)."""
-    overdue = GameSession.objects.filter(status=GameSession.Status.PLAYING, due__lte=before)
+    overdue = GameSession.objects.filter(Q(due__lte=before) | Q(to_act__isnull=True), status=GameSession.Status.PLAYING)
     return list(overdue.order_by("due").values_list("pk", "seq", "due")[:200])

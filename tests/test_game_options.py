@@ -141,6 +141,7 @@ def test_letzter_stich_ratings_follow_tokens(players):
     assert tokens[most.position] > tokens[fewest.position]
     rating = {s.user_id: s.rating for s in Standing.objects.filter(game="letzter-stich")}
     assert rating[most.user_id] > rating[fewest.user_id]
+    assert not Standing.objects.filter(deals_won__gt=0).exists()  # taking the last trick here is losing it
 
 
 def test_pot_play_ratings_follow_chips(players):

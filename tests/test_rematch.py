@@ -141,3 +141,22 @@ def test_a_kept_seat_says_for_whom(finished, players, make_user):
     assert html.count("Sit here") == 0
     mine = table_html(table_view(table_snapshot(again.pk), players[1]))
     assert mine.count("Sit here") == 1
+
+
+def test_a_computer_in_a_kept_seat_ends_that_invitation(finished, players, monkeypatch, settings):
+    again = services.session_rematch(session_id=finished.pk, user=players[0])
+    late = timezone.now() + timedelta(seconds=settings.FEMKORT_REMATCH_HOLD_SECONDS)
+    monkeypatch.setattr(timezone, "now", lambda: late)
+    position = Seat.objects.get(session=finished, user=players[1]).position
+    services.computer_add(session_id=again.pk, user=players[0], position=position)
+    assert Seat.objects.get(session=again, position=position).invited is None
+    assert not table_view(table_snapshot(finished.pk), players[1]).invited
+
+
+def test_once_the_new_table_starts_the_old_one_stops_inviting(finished, players):
+    again = services.session_rematch(session_id=finished.pk, user=players[0])
+    services.seat_take(session_id=again.pk, user=players[1])
+    before = GameSession.objects.get(pk=finished.pk).seq
+    services.session_start(session_id=again.pk, user=players[0])
+    assert GameSession.objects.get(pk=finished.pk).seq == before + 1  # pages and snapshots refresh
+    assert not table_view(table_snapshot(finished.pk), players[2]).invited

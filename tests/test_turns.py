@@ -15,7 +15,7 @@ from django.utils import timezone
 from games import services
 from games.models import Connection, GameSession, Play, Seat, ServerBeat, Standing
 from games.records import deal_state
-from games.selectors import computer_view, lobby_tables, table_snapshot, table_view
+from games.selectors import computer_view, lobby_tables, overdue_tables, table_snapshot, table_view
 from tests.servers import shared_services_or_skip
 
 pytestmark = pytest.mark.django_db
@@ -176,14 +176,36 @@ def test_coming_back_takes_the_seat_back_with_one_click(players, clock, client):
     client.force_login(user)
     page = client.get(f"/tables/{session.pk}/").content.decode()
     assert "Take my seat back" in page
+    with pytest.raises(services.TableError) as mid_turn:  # from his next turn: the clock that ran out stays run out
+        services.seat_reclaim(session_id=session.pk, user=user)
+    assert mid_turn.value.code == "mid_turn"
+    services.computer_turn(session_id=session.pk)  # the computer plays this card for him
     assert client.post(f"/tables/{session.pk}/take-back/").status_code == 302
     seat.refresh_from_db()
-    session.refresh_from_db()
     assert seat.stand_in == ""
-    assert session.deadline == clock.now + timedelta(seconds=15)  # it is his turn again, with a fresh clock
+    while to_act(session).position != seat.position:
+        play_for_person(session)
+    session.refresh_from_db()
+    assert session.deadline == session.turn_since + timedelta(seconds=15)
+    state = deal_state(session.deals.get())
     services.card_play(session_id=session.pk, user=user, card=state.legal_cards()[0], seen_seq=session.seq)
     with pytest.raises(services.TableError):
         services.seat_reclaim(session_id=session.pk, user=user)
+
+
+def test_the_last_person_back_takes_a_waiting_turn_at_once(players, clock):
+    """With nobody playing their own seat the computers wait, so coming back on your turn is allowed."""
+    session = table(players[:1], computers=2, turn_seconds=15)
+    services.computers_play_all(session_id=session.pk)
+    clock.advance(15)
+    check(session)
+    session.refresh_from_db()
+    assert session.unattended_since is not None
+    services.seat_reclaim(session_id=session.pk, user=players[0])
+    session.refresh_from_db()
+    assert session.unattended_since is None
+    assert to_act(session).user == players[0]
+    assert session.deadline == clock.now + timedelta(seconds=15)
 
 
 def test_a_move_and_a_clock_check_at_once_do_not_both_count(players, clock):
@@ -233,6 +255,10 @@ def test_a_replaced_player_counts_the_session_as_lost_even_if_the_seat_won(playe
     for user in players[1:]:
         standing = Standing.objects.get(user=user)
         assert (standing.sessions_played, standing.sessions_won) == (1, 0)
+    first = max(range(3), key=lambda seat: session.match["wins"][seat])
+    if Seat.objects.get(session=session, position=first).user != players[0]:
+        assert session.winner is None  # a computer's play wins nothing for a replaced player
+        assert "nobody wins the session" in table_view(table_snapshot(session.pk), None).finished_summary
 
 
 def test_when_every_person_has_gone_the_session_is_abandoned_after_the_grace_period(players, clock, settings):
@@ -398,3 +424,14 @@ def test_sessions_started_before_turns_were_recorded_get_their_turn_at_start_up(
     clock.advance(30)
     assert check(session) is not None
     assert to_act(session).stand_in == "medium"
+
+
+def test_the_sweep_gives_a_session_without_a_recorded_turn_its_turn(players, clock):
+    session = table(players, turn_seconds=30)
+    GameSession.objects.filter(pk=session.pk).update(to_act=None, turn_since=None, deadline=None, due=None)
+    session.refresh_from_db()
+    assert session.pk in [row[0] for row in overdue_tables(clock.now)]
+    assert check(session) is not None
+    session.refresh_from_db()
+    assert session.to_act == deal_state(session.deals.get()).to_act
+    assert session.deadline == clock.now + timedelta(seconds=30)

@@ -260,7 +260,9 @@ def _settle(
     if match.finished:
         session.status = GameSession.Status.FINISHED
         session.finished = timezone.now()
-        session.winner = seats[match.winners[0]] if len(match.winners) == 1 else None
+        winners = [seats[seat] for seat in match.winners]
+        # A seat played to the end by a computer for someone who left or was replaced wins for nobody.
+        session.winner = winners[0] if len(winners) == 1 and not (winners[0].user_id and winners[0].stand_in) else None
         standings_record(session, seats)
         return None
     _, next_state = deal_next(session, match, number=deal.number + 1, rng=rng)

@@ -37,8 +37,10 @@ def standings_record(session: GameSession, seats: Sequence[Seat]) -> None:
     before = [standings[(seat.user_id, seat.computer)] for seat in seats]
     teams = [[MODEL.rating(mu=standing.mu, sigma=standing.sigma)] for standing in before]
     ranking = get_game(session.game).ranking(match_of(session, seats))
-    won = Deal.objects.filter(session=session, winner__isnull=False).values("winner").annotate(count=Count("pk"))
-    deals_won = {row["winner"]: row["count"] for row in won}
+    deals_won: dict[int, int] = {}
+    if get_game(session.game).wants_last_trick:  # else the last trick's taker lost the deal
+        won = Deal.objects.filter(session=session, winner__isnull=False).values("winner").annotate(count=Count("pk"))
+        deals_won = {row["winner"]: row["count"] for row in won}
     bottom = min(ranking) - 1
     rated = MODEL.rate(
         teams, scores=[bottom if _lost(seat) else rank for seat, rank in zip(seats, ranking, strict=True)]

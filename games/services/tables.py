@@ -59,6 +59,7 @@ def table_create(
 
 @transaction.atomic
 def seat_take(*, session_id: int, user: User, position: int | None = None) -> GameSession:
+    previous = _lock_previous(session_id)
     session = _waiting(session_id)
     if session.seats.filter(user=user).exists():
         raise TableError(_("You already have a seat at this table."), code="already_seated")
@@ -74,7 +75,7 @@ def seat_take(*, session_id: int, user: User, position: int | None = None) -> Ga
             seat.save(update_fields=["user", "invited"])
     except IntegrityError:
         raise TableError(_("That seat was just taken."), code="seat_taken") from None
-    _tell_previous(session)
+    _tell(previous)
     return _changed(session)
 
 
@@ -98,8 +99,8 @@ def computer_add(*, session_id: int, user: User, level: str = "medium", position
     if level not in LEVELS:
         raise TableError(_("Unknown computer player level."))
     seat = _empty_seat(session, position)
-    seat.computer = level
-    seat.save(update_fields=["computer"])
+    seat.computer, seat.invited = level, None
+    seat.save(update_fields=["computer", "invited"])
     return _changed(session)
 
 
@@ -118,6 +119,7 @@ def computer_remove(*, session_id: int, user: User, position: int) -> GameSessio
 @transaction.atomic
 def session_start(*, session_id: int, user: User, rng: secrets.SystemRandom | None = None) -> GameSession:
     """Close the empty seats, pick the first dealer at random and deal the first deal."""
+    previous = _lock_previous(session_id)
     session = _waiting(session_id)
     _host_only(session, user)
     seats = list(session.seats.all())
@@ -139,12 +141,14 @@ def session_start(*, session_id: int, user: User, rng: secrets.SystemRandom | No
     session.started = timezone.now()
     state = deal_next(session, match, number=1, rng=rng)[1]
     turn_begin(session, taken, state.to_act)
+    _tell(previous)  # its invitation to this table is over
     return _changed(session)
 
 
 @transaction.atomic
 def session_abandon(*, session_id: int, user: User | None = None) -> GameSession:
     """End a session unplayed or unfinished: by an admin (no ``user``), or by the host before it starts."""
+    previous = _lock_previous(session_id)
     session = locked_session(session_id)
     if session.status in (GameSession.Status.FINISHED, GameSession.Status.ABANDONED):
         raise TableError(_("This session is already over."))
@@ -155,6 +159,7 @@ def session_abandon(*, session_id: int, user: User | None = None) -> GameSession
     session.status = GameSession.Status.ABANDONED
     session.finished = timezone.now()
     session.to_act = session.turn_since = session.deadline = session.due = None
+    _tell(previous)
     return _changed(session)
 
 
@@ -237,9 +242,14 @@ def rematch_decline(*, session_id: int, user: User) -> GameSession:
     return _changed(session)
 
 
-def _tell_previous(session: GameSession) -> None:
-    """The finished table shows who took up "play again": it changes too."""
-    previous = GameSession.objects.select_for_update().filter(rematch=session).first()
+def _lock_previous(session_id: int) -> GameSession | None:
+    """The finished table this one plays again, locked first: every path locks the older table
+    before the newer (``rematch_decline`` does too), so two of them never wait on each other."""
+    return GameSession.objects.select_for_update().filter(rematch_id=session_id).first()
+
+
+def _tell(previous: GameSession | None) -> None:
+    """The finished table shows the invitation to this one: it changes when this one does."""
     if previous is not None:
         _changed(previous)
 

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F, Max
+from django.db.models import Exists, F, Max, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -70,8 +70,11 @@ def turn_check(*, session_id: int, seen_seq: int) -> GameSession | None:
     Returns the session (with its next ``due``), or ``None`` if the table moved on meanwhile.
     """
     session = locked_session(session_id)
-    if session.status != GameSession.Status.PLAYING or session.seq != seen_seq or session.to_act is None:
+    if session.status != GameSession.Status.PLAYING or session.seq != seen_seq:
         return None
+    if session.to_act is None:  # started before turns were recorded: give it its turn now
+        _restore(session)
+        return session
     now = timezone.now()
     if session.due is None or session.due > now:
         return session
@@ -170,7 +173,7 @@ def session_leave(*, session_id: int, user: User) -> GameSession:
 
 @transaction.atomic
 def seat_reclaim(*, session_id: int, user: User) -> GameSession:
-    """Take your seat back from the computer playing for you; if it is your turn, it is yours now."""
+    """Take your seat back from the computer playing for you, from your next turn on."""
     session = locked_session(session_id)
     if session.status != GameSession.Status.PLAYING:
         raise TableError(_("This session is not in play."), code="not_playing")
@@ -182,11 +185,17 @@ def seat_reclaim(*, session_id: int, user: User) -> GameSession:
         raise TableError(_("You left this session; a computer plays your seat to the end."), code="left")
     if not seat.stand_in:
         raise TableError(_("You are already playing your seat."), code="not_stood_in")
+    own_turn = session.to_act == seat.position
+    if own_turn and session.unattended_since is None:  # from your next turn: a clock that ran out is not reset
+        raise TableError(
+            _("The computer is playing this card for you; you can take your seat back in a moment."),
+            code="mid_turn",
+        )
     now = timezone.now()
     seat.stand_in = ""
     seat.seen = now
     seat.save(update_fields=["stand_in", "seen"])
-    _changed(session, seats, now, new_turn=session.to_act == seat.position)
+    _changed(session, seats, now, new_turn=own_turn)  # on your turn only if the computers were waiting for you
     return session
 
 
@@ -197,6 +206,10 @@ def turn_restore(*, session_id: int) -> bool:
     session = locked_session(session_id)
     if session.status != GameSession.Status.PLAYING or session.to_act is not None:
         return False
+    return _restore(session)
+
+
+def _restore(session: GameSession) -> bool:
     deal = session.deals.order_by("-number").first()
     if deal is None:
         return False
@@ -240,13 +253,11 @@ def clocks_keep() -> timedelta | None:
     beat.save(update_fields=["at"])
     if gap <= beat_threshold():
         return None
-    waiting = Seat.objects.filter(
-        session__status=GameSession.Status.PLAYING,
-        position=F("session__to_act"),
-        user__isnull=False,
-        stand_in="",
-    ).values_list("session_id", flat=True)
-    ids = list(waiting)
+    person_to_act = Seat.objects.filter(
+        session=OuterRef("pk"), position=OuterRef("to_act"), user__isnull=False, stand_in=""
+    )
+    waiting = GameSession.objects.filter(Exists(person_to_act), status=GameSession.Status.PLAYING)
+    ids = list(waiting.select_for_update().values_list("pk", flat=True))  # no move slips in between
     GameSession.objects.filter(pk__in=ids).update(
         seq=F("seq") + 1,
         turn_since=F("turn_since") + gap,
