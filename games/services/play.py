@@ -172,7 +172,7 @@ def _computer_turn_locked(
     seats = list(known.seats) if known else list(session.seats.select_related("user"))
     if abandon_due(session):
         session_end_abandoned(session)
-        return session
+        return None  # nothing was played: the session is over
     if session.unattended_since is not None:
         return None  # nobody plays their own seat: computers wait for someone to come back
     deal, state = (known.deal, known.state) if known else _current_deal(session)
