@@ -49,6 +49,13 @@ class TableForm(forms.Form):
 def _field(option: Option) -> forms.Field:
     """A form field for one declared option; the declaration's English texts are translated here."""
     label, help_text = _(option.label), _(option.help)
+    field = _plain_field(option, label, help_text)
+    if option.needs:  # the page hides it while the option it needs is off (table.js)
+        field.widget.attrs["data-needs"] = option.needs
+    return field
+
+
+def _plain_field(option: Option, label: str, help_text: str) -> forms.Field:
     if option.kind == "flag":
         return forms.BooleanField(label=label, help_text=help_text, required=False, initial=option.default)
     if option.kind == "number":

@@ -206,3 +206,8 @@ def test_letzter_stich_says_what_a_deal_cost_and_who_shares_the_win(players, cli
     replay_page = client.get(reverse("deal_replay", args=[deal.pk])).content.decode()
     assert "pays a token into the pot" in replay_page or "took every trick" in replay_page
     assert "won deal" not in replay_page
+
+
+def test_an_option_that_needs_another_says_which(players):
+    page = logged_in(players[0]).get(reverse("lobby")).content.decode()
+    assert re.search(r'name="stack"[^>]*data-needs="pot"|data-needs="pot"[^>]*name="stack"', page)

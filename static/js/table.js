@@ -64,4 +64,16 @@
     });
   }
   setInterval(tick, 250);
+
+  // Lobby form: an option that only matters when another is on (a pot's starting chips) is
+  // hidden while that one is off; without JavaScript it simply shows, and is ignored.
+  function showNeeded() {
+    document.querySelectorAll("[data-needs]").forEach(function (input) {
+      var needed = input.form && input.form.elements[input.dataset.needs];
+      var wrapper = input.closest("div");
+      if (needed && wrapper) wrapper.hidden = !needed.checked;
+    });
+  }
+  document.addEventListener("change", showNeeded);
+  document.addEventListener("DOMContentLoaded", showNeeded);
 })();
