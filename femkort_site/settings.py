@@ -104,6 +104,8 @@ FEMKORT_AWAY_SECONDS = float(os.environ.get("FEMKORT_AWAY_SECONDS", "60"))
 FEMKORT_ABANDON_SECONDS = float(os.environ.get("FEMKORT_ABANDON_SECONDS", "60"))
 # Play again: seats kept for the previous session's players this long, then open to anyone.
 FEMKORT_REMATCH_HOLD_SECONDS = float(os.environ.get("FEMKORT_REMATCH_HOLD_SECONDS", "120"))
+# Redeal by agreement: a computer waits this long before a deal's first card, so people can ask.
+FEMKORT_REDEAL_WINDOW_SECONDS = float(os.environ.get("FEMKORT_REDEAL_WINDOW_SECONDS", "5"))
 # Open websockets allowed: per signed-in user (all tables), per address for visitors not signed in.
 FEMKORT_SOCKETS_PER_USER = int(os.environ.get("FEMKORT_SOCKETS_PER_USER", "8"))
 FEMKORT_ANONYMOUS_SOCKETS_PER_IP = int(os.environ.get("FEMKORT_ANONYMOUS_SOCKETS_PER_IP", "16"))

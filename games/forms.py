@@ -2,6 +2,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import TrickGame
+from games.engine.base import ACTION_WORDS
 from games.engine.cards import CARDS
 from games.engine.options import Option, from_form
 from games.services.tables import MAX_SEATS, MIN_SEATS
@@ -77,7 +78,9 @@ def _plain_field(option: Option, label: str, help_text: str) -> forms.Field:
 
 
 class PlayForm(forms.Form):
-    card = forms.ChoiceField(choices=[(c, c) for c in CARDS])
+    """A card, or an action word (a vote on new cards)."""
+
+    card = forms.ChoiceField(choices=[(c, c) for c in (*CARDS, *ACTION_WORDS)])
     seq = forms.IntegerField(min_value=0)
 
 

@@ -121,7 +121,7 @@ def replay_at(deal: Deal, step: int) -> Replay:
         view_for(deal_state(deal), EVERYONE)  # hands are shown only if the deal is over
     except HiddenCards:
         raise Http404("This deal's cards were not kept.") from None
-    cards = list(deal.plays.values_list("action", flat=True))
+    cards = list(deal.plays.values_list("seat", "action"))
     step = max(0, min(step, len(cards)))
     state = deal_state(deal, cards[:step])
     seats = list(deal.session.seats.select_related("user").order_by("position"))

@@ -5,18 +5,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.engine import Match, get_game
-from games.engine.base import DealState
+from games.engine.base import REDEAL_YES, DealState
 
 from .models import Deal, GameSession, Seat
 
 
-def deal_state(deal: Deal, cards: Sequence[str] | None = None) -> DealState:
-    """The deal now: its dealt hands with every stored play (or just ``cards``) applied, in order."""
+def deal_state(deal: Deal, actions: Sequence[str | tuple[int, str]] | None = None) -> DealState:
+    """The deal now: its dealt hands with every stored action (or just ``actions``: cards, or
+    (seat, action) pairs) applied, in order. The seat matters for asking for new cards, which
+    anyone may do out of turn."""
     game = get_game(deal.session.game)
     options = game.parse_options(deal.options)
     state = game.start(dealt=deal.hands, dealer=deal.dealer, options=options, trump=deal.trump or None)
-    for card in deal.plays.values_list("action", flat=True) if cards is None else cards:
-        state = state.apply(card)
+    for item in deal.plays.values_list("seat", "action") if actions is None else actions:
+        seat, action = item if isinstance(item, tuple) else (None, item)
+        state = state.apply(action, seat=seat if action == REDEAL_YES else None)
     return state
 
 

@@ -18,8 +18,8 @@ from accounts.models import User
 
 from .cardnames import card_label, card_short, suit_name
 from .engine import GAMES, TrickGame
+from .engine.base import ACTION_WORDS, REDEAL_YES, DealState, Match, Text, Trick, playing_order, winning_card
 from .engine.base import Count as Amount
-from .engine.base import DealState, Match, Text, Trick, playing_order, winning_card
 from .engine.views import EVERYONE, SeatView, view_for
 from .models import PRESENCE_TIMEOUT, Connection, Deal, GameSession, Play, Seat
 from .records import deal_state, match_of
@@ -186,6 +186,7 @@ class TableHeader:
     trump: str = ""  # the trump suit's name, when there is one
     pot: int | None = None
     extra_deal: str = ""  # a tie-break deal, announced
+    poll: str = ""  # a request for new cards, and how it stands
 
 
 @dataclass
@@ -205,6 +206,7 @@ class TableView:
     can_start: bool
     can_join: bool
     finished_summary: str
+    actions: tuple[str, ...] = ()  # besides cards: what the viewer may do now (ask for, agree to, refuse new cards)
     can_leave: bool = False
     can_reclaim: bool = False
     can_rematch: bool = False
@@ -229,7 +231,9 @@ def table_snapshot(session_id: int) -> TableSnapshot | None:
         state = deal_state(deal) if deal else None
         previous = None
         if state is not None and (state.is_over or not state.tricks):
-            finished = deal if state.is_over else session.deals.filter(winner__isnull=False).order_by("-number").first()
+            finished = (
+                deal if state.is_over else session.deals.filter(finished__isnull=False).order_by("-number").first()
+            )
             previous = (finished, state if finished is deal else deal_state(finished)) if finished else None
         rematch_seats = ()
         if session.rematch_id is not None:
@@ -251,22 +255,22 @@ def table_snapshot_after(known: TableSnapshot) -> TableSnapshot | None:
     quote = connection.ops.quote_name
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT s.seq, s.status, s.due, s.to_act, s.turn_since, s.deadline, p.action "
+            "SELECT s.seq, s.status, s.due, s.to_act, s.turn_since, s.deadline, p.action, p.seat "
             f"FROM {quote(GameSession._meta.db_table)} s "
             f"LEFT JOIN {quote(Play._meta.db_table)} p ON p.deal_id = %s AND p.seq > %s "
             "WHERE s.id = %s ORDER BY p.seq",
-            [known.deal.pk, len(known.state.plays), known.session.pk],
+            [known.deal.pk, known.state.action_count, known.session.pk],
         )
         rows = cursor.fetchall()
     if not rows:
         return None
     seq, status, due, to_act, turn_since, deadline = rows[0][:6]
-    cards = [row[6] for row in rows if row[6] is not None]
+    cards = [(row[7], row[6]) for row in rows if row[6] is not None]
     if status != GameSession.Status.PLAYING or not cards or seq != known.seq + len(cards):
         return None
     state = known.state
-    for card in cards:
-        state = state.apply(card)
+    for seat, action in cards:
+        state = state.apply(action, seat=seat if action == REDEAL_YES else None)
     if state.is_over:
         return None
     session = copy.copy(known.session)
@@ -322,6 +326,7 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
         can_start=waiting and is_host and filled >= 3,
         can_join=waiting and signed_in and me is None and filled < len(seats),
         finished_summary=finished,
+        actions=tuple(a for a in view.actions if a in ACTION_WORDS) if view and playing and not stood_in else (),
         can_leave=bool(playing and mine and not mine.left),
         can_reclaim=bool(playing and mine and mine.stand_in and not mine.left),
         can_rematch=session.status == GameSession.Status.FINISHED and is_host and session.rematch_id is None,
@@ -427,7 +432,27 @@ def _header(snapshot: TableSnapshot, rules: TrickGame, match: Match | None, view
         trump=suit_name(view.trump) if view and view.trump else "",
         pot=rules.pot(match, snapshot.state) if match is not None and snapshot.state is not None else None,
         extra_deal=tiebreak,
+        poll=_poll(snapshot.state, [seat.name for seat in snapshot.seats]),
     )
+
+
+def _poll(state: DealState | None, names: list[str]) -> str:
+    """Someone asked for new cards: who, and who must answer (or who refused), until the first card."""
+    poll = state.poll if state is not None else None
+    if poll is None or state.plays:
+        return ""
+    asker = names[poll.asker]
+    if poll.outcome is None:
+        return _("%(asker)s asks for new cards; waiting for %(voter)s to answer.") % {
+            "asker": asker,
+            "voter": names[poll.voter],
+        }
+    start = poll.seats.index(poll.asker)
+    refuser = next(seat for seat in [*poll.seats[start + 1 :], *poll.seats[:start]] if seat not in poll.agreed)
+    return _("%(asker)s asked for new cards; %(refuser)s refused: play goes on.") % {
+        "asker": asker,
+        "refuser": names[refuser],
+    }
 
 
 def card_view(card: str, *, legal: bool = False, won: bool = False, seat_name: str = "") -> CardView:
@@ -490,6 +515,8 @@ def _last_deal(snapshot: TableSnapshot, view: SeatView | None) -> tuple[str, lis
         return "", []
     finished, state = snapshot.previous
     names = [seat.name for seat in snapshot.seats]
+    if state.redealt:
+        return _("Everyone agreed to new cards: %(name)s deals again.") % {"name": names[state.dealer]}, []
     message = _(GAMES[snapshot.session.game].deal_result(state)) % {
         "name": names[finished.winner],
         "number": finished.number,

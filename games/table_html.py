@@ -38,7 +38,9 @@ def table_html(table: TableView, *, error: str = "", request=None) -> str:
     else:
         body = _shared(("body", *_key(table), _body_variant(table)), "games/_table_body.html", context)
         hand = _shared(
-            ("hand", get_language(), table.session.pk, table.hand, table.my_turn), "games/_hand.html", context
+            ("hand", get_language(), table.session.pk, table.hand, table.my_turn, table.actions),
+            "games/_hand.html",
+            context,
         )
     return render_to_string("games/_table.html", context | {"body": mark_safe(body), "hand": mark_safe(hand)})
 

@@ -81,7 +81,7 @@ async def test_a_game_from_the_tests_plays_a_whole_session_everywhere(players):
             seq = frame_seq(frame)
             if seq is not None:
                 assert not set(DATA_CARD.findall(frame)) & hidden_at[seq][seat]
-    assert "2 crowns" in received[0][-1] or "2 crowns" in received[1][-1]
+    assert any("2 crowns" in frame for frame in received[0])  # the game's own score on the seats
 
     pages = await database_sync_to_async(history_pages)(session)
     assert "2 crowns" in pages["page"]

@@ -9,7 +9,9 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from games.engine.cards import Card
+from games.engine import get_game
+from games.engine.base import REDEAL_NO, REDEAL_YES
+from games.engine.cards import RANKS, Card
 from games.engine.views import SeatView
 
 
@@ -44,6 +46,24 @@ def computer_player(kind: str, rng: random.Random | None = None) -> ComputerPlay
     return levels[kind](rng)
 
 
-def decide(kind: str, view: SeatView) -> Card:
+def decide(kind: str, view: SeatView) -> str:
     """One decision with a fresh system-random source: what a worker process runs for the live site."""
-    return computer_player(kind, random.SystemRandom()).choose(view)
+    return act(computer_player(kind, random.SystemRandom()), view)
+
+
+def act(player: ComputerPlayer, view: SeatView) -> str:
+    """A computer's action: its answer when someone asks for new cards, else its card."""
+    if REDEAL_NO in view.actions:
+        return vote(view)
+    return player.choose(view)
+
+
+def vote(view: SeatView) -> str:
+    """Agree to new cards with a hand unlikely to get what the seat wants, else refuse.
+
+    A weak hand for taking the last trick holds nothing above a ten; for avoiding it, nothing
+    below a ten. (Computers answer requests; they never ask.)
+    """
+    ranks = [RANKS.index(card[0]) for card in view.hand]
+    weak = max(ranks) <= RANKS.index("T") if get_game(view.game).wants_last_trick else min(ranks) >= RANKS.index("T")
+    return REDEAL_YES if weak else REDEAL_NO

@@ -21,13 +21,18 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from .cards import BIT, CARDS, INDEX, SUITS, Card, from_mask, parse_card
 from .options import Option, gettext_noop
+
+if TYPE_CHECKING:
+    from .redeal import RedealPoll
 from .tricks import NO_TRUMP, legal_mask, trick_standing
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+REDEAL_YES, REDEAL_NO = "redeal:yes", "redeal:no"  # ask for (or agree to) new cards; refuse
+ACTION_WORDS = (REDEAL_YES, REDEAL_NO)  # the words the games here take, besides cards
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +91,8 @@ class DealState:
     tricks: tuple[Trick, ...] = ()
     trick: Trick | None = None
     seats: tuple[int, ...] = field(default=())
+    poll: RedealPoll | None = None  # a request for new cards, before the first card (an option)
+    votes: int = 0  # actions in the poll (they all come before the first card)
 
     @property
     def rules(self) -> TrickGame:
@@ -103,18 +110,34 @@ class DealState:
 
     @property
     def is_over(self) -> bool:
-        return len(self.tricks) == self.tricks_per_deal
+        return len(self.tricks) == self.tricks_per_deal or self.redealt
+
+    @property
+    def redealt(self) -> bool:
+        """Everyone agreed to new cards: the deal ends unplayed and the same dealer deals again."""
+        return self.poll is not None and self.poll.outcome == "redeal"
+
+    @property
+    def poll_open(self) -> bool:
+        return self.poll is not None and self.poll.outcome is None
 
     @property
     def to_act(self) -> int | None:
+        if self.poll is not None and self.poll.outcome != "declined":
+            return self.poll.voter
         if self.trick is None:
             return None
         return self.seat_after(self.trick.leader, len(self.trick.cards))
 
     @property
     def winner(self) -> int | None:
-        """The deal's winner: whoever took the last trick."""
-        return self.tricks[-1].winner if self.is_over else None
+        """The deal's winner: whoever took the last trick (none for a deal dealt again)."""
+        return self.tricks[-1].winner if len(self.tricks) == self.tricks_per_deal else None
+
+    @property
+    def action_count(self) -> int:
+        """Actions taken so far: votes on new cards, then cards (the order they are stored in)."""
+        return self.votes + len(self.plays)
 
     @property
     def plays(self) -> list[Card]:
@@ -139,7 +162,13 @@ class DealState:
         ]
 
     def legal_cards(self) -> list[Card]:
-        return from_mask(self.rules.legal_mask(self)) if self.trick else []
+        return from_mask(self.rules.legal_mask(self)) if self.trick and not self.poll_open and not self.redealt else []
+
+    def may_ask_redeal(self, seat: int) -> bool:
+        """Before the first card, on a table that allows it, anyone may ask for new cards once."""
+        return (
+            bool(getattr(self.options, "redeal", False)) and self.poll is None and not self.plays and seat in self.seats
+        )
 
     def play(self, card: Card, seat: int | None = None) -> DealState:
         return self.rules.play(self, card, seat)
@@ -356,12 +385,32 @@ class TrickGame:
     def legal_actions(self, state: DealState) -> list[str]:
         """Actions are strings: a card is its notation (``QH``); bidding and the like are words
         (``pass``, ``bid:3``, ``nap``, ``order``, ``call:H``, ``alone``, ``defend-alone``,
-        ``discard:9C``, ``redeal:yes``, ``redeal:no``). A game whose deals only play cards
-        keeps these two as they are; a game with phases overrides them."""
-        return state.legal_cards()
+        ``discard:9C``, ``redeal:yes``, ``redeal:no``). Here: the legal cards, and the votes on
+        new cards (redeal by agreement); a game with other phases overrides this and ``apply``."""
+        if state.poll_open:
+            return [REDEAL_YES, REDEAL_NO]
+        cards: list[str] = state.legal_cards()
+        return [*cards, REDEAL_YES] if state.to_act is not None and state.may_ask_redeal(state.to_act) else cards
 
     def apply(self, state: DealState, action: str, seat: int | None = None) -> DealState:
+        """Take an action for the seat to act; asking for new cards may come from any seat."""
+        if action in (REDEAL_YES, REDEAL_NO):
+            return self._vote(state, action == REDEAL_YES, seat)
+        if state.poll_open:
+            raise IllegalPlay("poll_open", "answer the request for new cards first", seat=seat, card=action, legal=[])
         return self.play(state, action, seat)
+
+    def _vote(self, state: DealState, agree: bool, seat: int | None) -> DealState:
+        from .redeal import RedealPoll
+
+        seat = state.to_act if seat is None else seat
+        if state.poll is None and agree and seat is not None and state.may_ask_redeal(seat):
+            return replace(state, poll=RedealPoll.ask(state, seat), votes=state.votes + 1)
+        if not state.poll_open:
+            raise IllegalPlay("no_poll", "nobody may ask for new cards now", seat=seat, card="", legal=[])
+        if seat != state.to_act:
+            raise IllegalPlay("not_your_turn", f"it is seat {state.to_act}'s answer", seat=seat, card="", legal=[])
+        return replace(state, poll=state.poll.answer(seat, agree), votes=state.votes + 1)
 
     def legal_mask(self, state: DealState) -> int:
         seat = state.to_act

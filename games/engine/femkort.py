@@ -94,6 +94,16 @@ class Femkort(TrickGame):
             high=100,
             needs="pot",
         ),
+        Option(
+            "redeal",
+            "flag",
+            False,
+            gettext_noop("Redeal by agreement"),
+            gettext_noop(
+                "Before the first card anyone may ask once for new cards; if everyone agrees, "
+                "the same dealer deals again."
+            ),
+        ),
     )
 
     def describe(self, options: FemkortOptions) -> tuple[Text, ...]:
@@ -104,6 +114,8 @@ class Femkort(TrickGame):
             said.append(Text(gettext_noop("trump")))
         if options.pot:
             said.append(Text(gettext_noop("pot play, %(stack)d chips each"), (("stack", options.stack),)))
+        if options.redeal:
+            said.append(Text(gettext_noop("redeal by agreement")))
         return tuple(said)
 
     def seat_scores(self, match: FemkortMatch, seat: int, deal: DealState | None = None) -> tuple[Count, ...]:

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import GAMES
-from .base import DealState, IllegalPlay, InvalidDeal
+from .base import REDEAL_NO, REDEAL_YES, DealState, IllegalPlay, InvalidDeal
 from .cards import NotationError, parse_card, parse_suit
 from .views import HiddenCards, SeatView
 
@@ -28,8 +28,8 @@ class IllegalRecordPlay(Exception):
         self.error = error
 
 
-def start_from_record(record: object) -> tuple[DealState, list[str]]:
-    """The deal's starting state and its plays, validated."""
+def start_from_record(record: object) -> tuple[DealState, list[str], int | None]:
+    """The deal's starting state, its actions and who asked for new cards (if anyone), validated."""
     if not isinstance(record, Mapping):
         raise RecordError("a deal record is a JSON object")
     game = GAMES.get(record.get("game"))  # type: ignore[arg-type]
@@ -45,6 +45,9 @@ def start_from_record(record: object) -> tuple[DealState, list[str]]:
         raise RecordError("dealer must be a seat number")
     if not isinstance(plays, list) or not all(isinstance(action, str) for action in plays):
         raise RecordError("actions (or plays) must be a list of action words or cards")
+    asker = record.get("asker")
+    if asker is not None and (isinstance(asker, bool) or not isinstance(asker, int)):
+        raise RecordError("asker must be a seat number")
     raw_options = record.get("options") or {}
     if not isinstance(raw_options, Mapping):
         raise RecordError("options must be an object")
@@ -53,27 +56,29 @@ def start_from_record(record: object) -> tuple[DealState, list[str]]:
         trump = raw_options.get("trump")
         trump = parse_suit(trump) if isinstance(trump, str) else None
         state = game.start(dealt=hands, dealer=dealer, options=options, trump=trump)
-        return state, [parse_card(action) if len(action) == 2 else action for action in plays]
+        return state, [parse_card(action) if len(action) == 2 else action for action in plays], asker
     except (InvalidDeal, NotationError) as error:
         raise RecordError(str(error)) from None
 
 
 def replay(record: object) -> dict[str, Any]:
     """Play a record through the rules: its tricks, and once complete its winner (and tokens)."""
-    state, plays = start_from_record(record)
+    state, plays, asker = start_from_record(record)
     try:
         before = state.rules.record_before(record, state)
     except InvalidDeal as error:
         raise RecordError(str(error)) from None
     for index, action in enumerate(plays):
         try:
-            state = state.apply(action)
+            state = state.apply(action, seat=asker if index == 0 and action == REDEAL_YES else None)
         except IllegalPlay as error:
             raise IllegalRecordPlay(index, error) from None
     tricks = [*state.tricks, *([state.trick] if state.trick and state.trick.cards else [])]
     result: dict[str, Any] = {
         "tricks": [{"leader": t.leader, "cards": list(t.cards), "winner": t.winner} for t in tricks],
     }
+    if state.redealt:
+        return result | {"winner": None, "redeal": True}
     if state.is_over:
         result["winner"] = state.winner
         try:
@@ -103,5 +108,16 @@ def public_record(view: SeatView) -> dict[str, Any]:
         "options": view.options,
         "dealer": view.dealer,
         "hands": [list(hand) for hand in view.dealt],
-        "plays": [card for trick in view.tricks for card in trick.cards],
+        **_actions_of(view),
     }
+
+
+def _actions_of(view: SeatView) -> dict[str, Any]:
+    """The cards as ``plays``; after a refused request for new cards, ``actions`` (the votes,
+    then the cards) and who asked, since anyone may ask out of turn."""
+    cards = [card for trick in view.tricks for card in trick.cards]
+    poll = view.poll
+    if poll is None:
+        return {"plays": cards}
+    votes = [REDEAL_YES] * len(poll.agreed) + [REDEAL_NO] * poll.declined
+    return {"actions": votes + cards, "asker": poll.asker}

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from .base import DealState, Trick, trump_index
+from .base import REDEAL_YES, DealState, Trick, trump_index
 from .cards import CARDS, INDEX, Card
+from .redeal import RedealPoll
 from .tricks import trick_standing
 
 
@@ -32,6 +33,8 @@ class SeatView:
     scores: tuple[int, ...] = field(default=())
     face_up: tuple[tuple[int, Card], ...] = ()  # cards turned up in a hand (the trump card): public
     dealt: tuple[tuple[Card, ...], ...] = ()  # every hand as dealt: only in a view for everyone
+    actions: tuple[str, ...] = ()  # what this seat may do now: its legal actions, or asking for new cards
+    poll: RedealPoll | None = None  # a request for new cards (public)
 
     @property
     def my_turn(self) -> bool:
@@ -93,4 +96,12 @@ def view_for(state: DealState, seat: Viewer, scores: tuple[int, ...] = ()) -> Se
         winner=state.winner,
         scores=scores,
         face_up=state.rules.face_up(state),
+        actions=_actions(state, seat) if mine else (),
+        poll=state.poll,
     )
+
+
+def _actions(state: DealState, seat: int) -> tuple[str, ...]:
+    if state.to_act == seat:
+        return tuple(state.legal_actions())
+    return (REDEAL_YES,) if state.may_ask_redeal(seat) else ()

@@ -28,6 +28,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import services
+from games.engine.base import ACTION_WORDS
 from games.engine.cards import INDEX
 from games.models import PRESENCE_TIMEOUT, Connection, GameSession, Seat
 from games.selectors import table_view
@@ -119,7 +120,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._refuse(_("Unknown action; nothing changed."))
             return
         card, seq = message.get("card"), _whole_number(message.get("seq"))
-        if not isinstance(card, str) or card not in INDEX or seq is None:
+        if not isinstance(card, str) or (card not in INDEX and card not in ACTION_WORDS) or seq is None:
             await self._refuse(_("That move was not understood; nothing changed."))
             return
         if not self.user.is_authenticated:

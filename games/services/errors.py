@@ -51,6 +51,10 @@ def _illegal_message(error: IllegalPlay) -> str:
         return _("%(card)s is not in your hand.") % {"card": card_short(error.card)}
     if error.rule == "deal_over":
         return _("The deal is over.")
+    if error.rule == "poll_open":
+        return _("Someone asked for new cards: that is answered first.")
+    if error.rule == "no_poll":
+        return _("New cards can be asked for only once, before the first card is played.")
     if error.rule == "must_overtake":
         return _("You must overtake %(card)s: play %(legal)s.") % {"card": card_short(error.bar), "legal": legal}
     suit = suit_name(error.legal[0][1]) if error.legal else ""

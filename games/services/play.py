@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games.bots import computer_player
+from games.bots import act, computer_player
 from games.engine import IllegalPlay, Match
 from games.engine.base import DealState
 from games.engine.views import view_for
@@ -26,7 +26,7 @@ from games.selectors import TableSnapshot
 from .errors import IllegalCard, NotSeated, StaleMove, TableError
 from .locks import locked_session
 from .standings import standings_record
-from .turns import abandon_due, session_end_abandoned, turn_begin
+from .turns import abandon_due, ask_window, session_end_abandoned, turn_begin
 
 
 def card_play(
@@ -47,7 +47,12 @@ def card_play(
 
 
 def computer_turn(
-    *, session_id: int, seen_seq: int | None = None, card: str | None = None, rng: random.Random | None = None
+    *,
+    session_id: int,
+    seen_seq: int | None = None,
+    card: str | None = None,
+    rng: random.Random | None = None,
+    patient: bool = False,
 ) -> GameSession | None:
     """If a computer player is to act (and the table is still at ``seen_seq``), play its one card.
 
@@ -62,7 +67,7 @@ def computer_turn(
         moved = _play_known(known, card, seat.position) if seat is not None else None
         if moved is not None:
             return moved
-    return _computer_turn_locked(session_id=session_id, seen_seq=seen_seq, card=card, rng=rng)
+    return _computer_turn_locked(session_id=session_id, seen_seq=seen_seq, card=card, rng=rng, patient=patient)
 
 
 def _play_known(known: TableSnapshot, card: str, position: int) -> GameSession | None:
@@ -83,11 +88,11 @@ def _play_known(known: TableSnapshot, card: str, position: int) -> GameSession |
     if after.is_over:
         return None
     session = copy.copy(known.session)
-    turn_begin(session, known.seats, after.to_act)
+    turn_begin(session, known.seats, after.to_act, asking=ask_window(after))
     with transaction.atomic():
         if not _advance(session, known.seq):
             return None
-        _record(known.deal.pk, len(known.state.plays) + 1, position, card)
+        _record(known.deal.pk, known.state.action_count + 1, position, card)
         session.seq = known.seq + 1
         moved_on = replace(known, session=session, state=after)
         transaction.on_commit(lambda: snapshots.keep(moved_on))
@@ -163,8 +168,9 @@ def _card_play_locked(
 
 @transaction.atomic
 def _computer_turn_locked(
-    *, session_id: int, seen_seq: int | None, card: str | None, rng: random.Random | None
+    *, session_id: int, seen_seq: int | None, card: str | None, rng: random.Random | None, patient: bool = False
 ) -> GameSession | None:
+    """``patient``: leave a deal's first card to its due time while people may still ask for new cards."""
     session = locked_session(session_id)
     if session.status != GameSession.Status.PLAYING or (seen_seq is not None and seen_seq != session.seq):
         return None
@@ -179,10 +185,12 @@ def _computer_turn_locked(
     seat = seats[state.to_act]
     if not seat.played_by:
         return None
+    if patient and ask_window(state) and any(s.user_id and not s.stand_in for s in seats):
+        return None
     rng = rng or secrets.SystemRandom()
-    if card is None or card not in state.legal_cards():
+    if card is None or card not in state.legal_actions():
         view = view_for(state, seat.position, match_of(session, seats).scores)
-        card = computer_player(seat.played_by, rng).choose(view)
+        card = act(computer_player(seat.played_by, rng), view)
     _play(session, seats, deal, state, card, seat.position, rng, known)
     return session
 
@@ -190,7 +198,7 @@ def _computer_turn_locked(
 def computers_play_all(*, session_id: int, rng: random.Random | None = None) -> int:
     """Let computer players act until a human must, at once (for requests made without websockets)."""
     played = 0
-    while computer_turn(session_id=session_id, rng=rng):
+    while computer_turn(session_id=session_id, rng=rng, patient=True):
         played += 1
     return played
 
@@ -231,7 +239,7 @@ def _play(
 ) -> None:
     """Apply one card, record it, settle the deal if it was the last, and tell the table."""
     after = state.apply(card, seat=position)
-    Play.objects.create(deal_id=deal.pk, seq=len(state.plays) + 1, seat=position, action=card)
+    Play.objects.create(deal_id=deal.pk, seq=state.action_count + 1, seat=position, action=card)
     session.seq += 1
     if after.is_over:
         # Settling writes to the seat and deal rows: work on fresh copies, never on a shared snapshot's.
@@ -240,7 +248,7 @@ def _play(
         known = None
     else:
         next_state = after
-    turn_begin(session, seats, next_state.to_act if next_state is not None else None)
+    turn_begin(session, seats, next_state.to_act if next_state else None, asking=ask_window(next_state))
     session.save()
     if known is not None:
         moved_on = replace(known, session=copy.copy(session), state=after)
@@ -251,7 +259,14 @@ def _play(
 def _settle(
     session: GameSession, seats: Sequence[Seat], deal: Deal, state: DealState, rng: random.Random
 ) -> DealState | None:
-    """Record the deal's winner and update the match; deal again unless the session is over (the next deal)."""
+    """Record the deal's winner and update the match; deal again unless the session is over (the next deal).
+
+    A deal everyone agreed to deal again ends with no winner and the match unchanged: the
+    same dealer deals the next one."""
+    if state.redealt:
+        deal.finished = timezone.now()
+        deal.save(update_fields=["finished"])
+        return deal_next(session, match_of(session, seats), number=deal.number + 1, rng=rng)[1]
     deal.winner = state.winner
     deal.finished = timezone.now()
     deal.save(update_fields=["winner", "finished"])

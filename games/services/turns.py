@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from games.engine.base import DealState
 from games.live.broadcast import announce
 from games.models import PRESENCE_TIMEOUT, Connection, GameSession, Seat, ServerBeat
 from games.records import deal_state
@@ -33,7 +34,13 @@ def away_limit() -> timedelta:
     return timedelta(seconds=settings.FEMKORT_AWAY_SECONDS)
 
 
-def turn_begin(session: GameSession, seats: Sequence[Seat], to_act: int | None) -> None:
+def ask_window(state: DealState | None) -> bool:
+    """Before a deal's first action on a table with redeal by agreement: people may still ask
+    for new cards, so a computer does not lead at once."""
+    return state is not None and state.action_count == 0 and bool(getattr(state.options, "redeal", False))
+
+
+def turn_begin(session: GameSession, seats: Sequence[Seat], to_act: int | None, *, asking: bool = False) -> None:
     """Set who acts next, since when, and when the server must look at the table (unsaved).
 
     A computer (or a computer playing for someone) acts after a short pause; a person's
@@ -52,7 +59,8 @@ def turn_begin(session: GameSession, seats: Sequence[Seat], to_act: int | None) 
         session.due = session.unattended_since + timedelta(seconds=settings.FEMKORT_ABANDON_SECONDS)
         return
     if seats[to_act].played_by:
-        session.due = now + timedelta(seconds=settings.COMPUTER_PAUSE_SECONDS)
+        pause = settings.COMPUTER_PAUSE_SECONDS
+        session.due = now + timedelta(seconds=max(pause, settings.FEMKORT_REDEAL_WINDOW_SECONDS) if asking else pause)
         return
     if session.turn_seconds:
         session.deadline = now + timedelta(seconds=session.turn_seconds)
