@@ -37,6 +37,7 @@ EVERY_GAME = [
     pytest.param({"options": {"trump": True, "pot": True, "stack": 3, "target": 2}}, id="femkort-trump-pot"),
     pytest.param({"options": {"profile": "classic", "trump": True, "target": 2}}, id="femkort-classic-trump"),
     pytest.param({"game": "letzter-stich", "options": {"tokens": 2}}, id="letzter-stich"),
+    pytest.param({"options": {"redeal": True, "target": 2}}, id="femkort-redeal"),
 ]
 
 
