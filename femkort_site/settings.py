@@ -106,6 +106,8 @@ FEMKORT_ABANDON_SECONDS = float(os.environ.get("FEMKORT_ABANDON_SECONDS", "60"))
 FEMKORT_REMATCH_HOLD_SECONDS = float(os.environ.get("FEMKORT_REMATCH_HOLD_SECONDS", "120"))
 # Redeal by agreement: a computer waits this long before a deal's first card, so people can ask.
 FEMKORT_REDEAL_WINDOW_SECONDS = float(os.environ.get("FEMKORT_REDEAL_WINDOW_SECONDS", "5"))
+# A computer leads a trick this long after the last one was taken, so people can see who took it.
+FEMKORT_TRICK_PAUSE_SECONDS = float(os.environ.get("FEMKORT_TRICK_PAUSE_SECONDS", "1.2"))
 # Open websockets allowed: per signed-in user (all tables), per address for visitors not signed in.
 FEMKORT_SOCKETS_PER_USER = int(os.environ.get("FEMKORT_SOCKETS_PER_USER", "8"))
 FEMKORT_ANONYMOUS_SOCKETS_PER_IP = int(os.environ.get("FEMKORT_ANONYMOUS_SOCKETS_PER_IP", "16"))

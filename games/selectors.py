@@ -197,6 +197,7 @@ class TableView:
     seats: list[SeatPanel]
     hand: tuple[CardView, ...]
     trick: list[CardView]
+    trick_taken: str  # "Cleo takes the trick.", while the taken trick is still on show
     prompt: str
     deal_number: int | None
     last_deal: str
@@ -301,7 +302,7 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
     signed_in = bool(user and user.is_authenticated)
     me = next((s.position for s in seats if signed_in and s.user_id == user.pk), None)
     view = view_for(state, me) if state and me is not None else None
-    panels, trick, (last_deal, last_trick), finished, header = _public(
+    panels, (trick, trick_taken), (last_deal, last_trick), finished, header = _public(
         snapshot, online, me, user.pk if signed_in else None
     )
     filled = sum(not seat.is_empty for seat in seats)
@@ -317,6 +318,7 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
         seats=panels,
         hand=_hand(view),
         trick=trick,
+        trick_taken=trick_taken,
         prompt=_prompt(None if stood_in else view or (view_for(state, None) if state else None), seats, header),
         deal_number=snapshot.deal.number if snapshot.deal else None,
         last_deal=last_deal,
@@ -481,10 +483,17 @@ def _sorted_hand(cards: tuple[str, ...]) -> list[str]:
     return sorted(cards, key=lambda c: (order.index(c[1]), -ranks.index(c[0])))
 
 
-def _trick(view: SeatView | None, seats: list[Seat]) -> list[CardView]:
+def _trick(view: SeatView | None, seats: list[Seat]) -> tuple[list[CardView], str]:
+    """The trick in the middle, and once it is complete, who took it: a taken trick stays on
+    show until the next card is led, so everyone can see it."""
     if not view or not view.trick:
-        return []
-    return trick_view(view.seats, view.trick, [seat.name for seat in seats])
+        return [], ""
+    names = [seat.name for seat in seats]
+    if view.trick.cards or not view.tricks:
+        return trick_view(view.seats, view.trick, names), ""
+    taken = view.tricks[-1]
+    message = _("%(name)s takes the trick.") % {"name": names[taken.winner]}
+    return trick_view(view.seats, taken, names, mark_winner=True), message
 
 
 def _prompt(view: SeatView | None, seats: list[Seat], header: TableHeader | None = None) -> str:

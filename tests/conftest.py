@@ -30,6 +30,7 @@ def fast_password_hashing(settings):
 @pytest.fixture(autouse=True)
 def computers_without_pause(settings):
     settings.COMPUTER_PAUSE_SECONDS = 0
+    settings.FEMKORT_TRICK_PAUSE_SECONDS = 0
     settings.FEMKORT_SWEEP_SECONDS = 0  # the sweep's own tests turn it on; elsewhere it would act between steps
 
 

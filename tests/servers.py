@@ -90,7 +90,7 @@ def _serve(env: dict[str, str], port: int, log) -> Iterator[str]:
     process = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "femkort_site.asgi:application"],
         cwd=ROOT,
-        env=os.environ | {"FEMKORT_COMPUTER_PAUSE": "0"} | env,
+        env=os.environ | {"FEMKORT_COMPUTER_PAUSE": "0", "FEMKORT_TRICK_PAUSE_SECONDS": "0"} | env,
         stdout=subprocess.DEVNULL,
         stderr=log,
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.test import Client
@@ -211,3 +212,41 @@ def test_letzter_stich_says_what_a_deal_cost_and_who_shares_the_win(players, cli
 def test_an_option_that_needs_another_says_which(players):
     page = logged_in(players[0]).get(reverse("lobby")).content.decode()
     assert re.search(r'name="stack"[^>]*data-needs="pot"|data-needs="pot"[^>]*name="stack"', page)
+
+
+def test_a_taken_trick_stays_on_show_with_who_took_it(players, settings):
+    session = started_table(players)
+    state = deal_state(session.deals.get())
+    for _ in range(3):
+        user = Seat.objects.get(session=session, position=state.to_act).user
+        session = services.card_play(
+            session_id=session.pk, user=user, card=state.legal_cards()[0], seen_seq=session.seq
+        )
+        state = deal_state(session.deals.get())
+    view = table_view(table_snapshot(session.pk), None)
+    taker = state.tricks[0].winner
+    assert view.trick_taken == f"{Seat.objects.get(session=session, position=taker).name} takes the trick."
+    assert [c.card for c in view.trick] == list(state.tricks[0].cards)
+    assert sum(c.won for c in view.trick) == 1
+    user = Seat.objects.get(session=session, position=state.to_act).user
+    session = services.card_play(session_id=session.pk, user=user, card=state.legal_cards()[0], seen_seq=session.seq)
+    assert table_view(table_snapshot(session.pk), None).trick_taken == ""  # the next lead replaces it
+
+
+def test_a_computer_leading_waits_for_the_trick_pause(players, settings):
+    settings.FEMKORT_TRICK_PAUSE_SECONDS = 1.2
+    session = started_table(players[:2], computers=1)
+    for _ in range(40):
+        state = deal_state(session.deals.order_by("-number").first())
+        seat = Seat.objects.get(session=session, position=state.to_act)
+        if seat.computer and not state.trick.cards:
+            session.refresh_from_db()
+            assert session.due >= session.turn_since + timedelta(seconds=1.2)
+            return
+        if seat.computer:
+            services.computer_turn(session_id=session.pk)
+        else:
+            session.refresh_from_db()
+            services.card_play(session_id=session.pk, user=seat.user, card=state.legal_cards()[0], seen_seq=session.seq)
+        session.refresh_from_db()
+    pytest.fail("the computer never led")

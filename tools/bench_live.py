@@ -33,6 +33,7 @@ def main() -> int:
     workdir = tempfile.mkdtemp(prefix="femkort-bench-")
     os.environ["DATABASE_URL"] = f"sqlite:///{workdir}/bench.sqlite3"
     os.environ["FEMKORT_COMPUTER_PAUSE"] = "0"
+    os.environ["FEMKORT_TRICK_PAUSE_SECONDS"] = "0"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "femkort_site.settings")
     import django
 

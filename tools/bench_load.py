@@ -819,6 +819,7 @@ def main() -> int:
         "DJANGO_STATIC_ROOT": str(workdir / "static"),
         "REDIS_URL": args.redis,
         "FEMKORT_COMPUTER_PAUSE": args.computer_pause,
+        "FEMKORT_TRICK_PAUSE_SECONDS": args.computer_pause,  # as measured before tricks paused longer
         "PYTHONUNBUFFERED": "1",
     }
     os.environ.update(common)

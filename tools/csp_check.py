@@ -48,6 +48,7 @@ def main() -> int:
     os.environ |= {
         "DATABASE_URL": f"sqlite:///{workdir}/csp.sqlite3",
         "FEMKORT_COMPUTER_PAUSE": "0",
+        "FEMKORT_TRICK_PAUSE_SECONDS": "0",
         "DJANGO_SETTINGS_MODULE": "femkort_site.settings",
     }
     os.environ.pop("REDIS_URL", None)

@@ -22,7 +22,7 @@ from games.records import store_match
 from .errors import NotSeated, TableError
 from .locks import locked_session
 from .play import deal_next
-from .turns import ask_window, turn_begin
+from .turns import ask_window, leads, turn_begin
 
 MIN_SEATS, MAX_SEATS = 3, 10
 
@@ -140,7 +140,7 @@ def session_start(*, session_id: int, user: User, rng: secrets.SystemRandom | No
     session.status = GameSession.Status.PLAYING
     session.started = timezone.now()
     state = deal_next(session, match, number=1, rng=rng)[1]
-    turn_begin(session, taken, state.to_act, asking=ask_window(state))
+    turn_begin(session, taken, state.to_act, asking=ask_window(state), leading=leads(state))
     _tell(previous)  # its invitation to this table is over
     return _changed(session)
 

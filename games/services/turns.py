@@ -40,7 +40,14 @@ def ask_window(state: DealState | None) -> bool:
     return state is not None and state.action_count == 0 and bool(getattr(state.options, "redeal", False))
 
 
-def turn_begin(session: GameSession, seats: Sequence[Seat], to_act: int | None, *, asking: bool = False) -> None:
+def leads(state: DealState | None) -> bool:
+    """The next action is a lead (a trick was just taken, or a deal begins)."""
+    return state is not None and state.trick is not None and not state.trick.cards and not state.poll_open
+
+
+def turn_begin(
+    session: GameSession, seats: Sequence[Seat], to_act: int | None, *, asking: bool = False, leading: bool = False
+) -> None:
     """Set who acts next, since when, and when the server must look at the table (unsaved).
 
     A computer (or a computer playing for someone) acts after a short pause; a person's
@@ -60,6 +67,8 @@ def turn_begin(session: GameSession, seats: Sequence[Seat], to_act: int | None, 
         return
     if seats[to_act].played_by:
         pause = settings.COMPUTER_PAUSE_SECONDS
+        if leading:  # the trick just taken stays on show a moment before the computer leads
+            pause = max(pause, settings.FEMKORT_TRICK_PAUSE_SECONDS)
         session.due = now + timedelta(seconds=max(pause, settings.FEMKORT_REDEAL_WINDOW_SECONDS) if asking else pause)
         return
     if session.turn_seconds:
