@@ -90,11 +90,13 @@ def lobby_tables() -> dict[str, list[GameSession]]:
     annotated = GameSession.objects.select_related("host").annotate(
         taken=Count("seats", filter=Q(seats__user__isnull=False) | ~Q(seats__computer=""))
     )
-    playing = list(
-        annotated.filter(status=GameSession.Status.PLAYING).prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("user"))
-        )[:50]
-    )
+    with_seats = annotated.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+    playing = list(with_seats.filter(status=GameSession.Status.PLAYING)[:50])
+    waiting = list(with_seats.filter(status=GameSession.Status.WAITING)[:50])
+    for session in [*playing, *waiting]:
+        rules = game_or_first(session.game)
+        session.rules_in_short = " · ".join(say(text) for text in rules.describe(rules.parse_options(session.options)))
+        session.seated = [seat.name for seat in session.seats.all() if not seat.is_empty]
     now = timezone.now()
     for session in playing:
         seats = list(session.seats.all())
@@ -105,7 +107,7 @@ def lobby_tables() -> dict[str, list[GameSession]]:
             int((now - session.turn_since).total_seconds()) if person and session.turn_since else 0
         )
         session.waiting_minutes = session.waiting_seconds // 60
-    return {"waiting": list(annotated.filter(status=GameSession.Status.WAITING)[:50]), "playing": playing}
+    return {"waiting": waiting, "playing": playing}
 
 
 @dataclass(frozen=True)

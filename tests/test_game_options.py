@@ -250,3 +250,13 @@ def test_a_computer_leading_waits_for_the_trick_pause(players, settings):
             services.card_play(session_id=session.pk, user=seat.user, card=state.legal_cards()[0], seen_seq=session.seq)
         session.refresh_from_db()
     pytest.fail("the computer never led")
+
+
+def test_lobby_rows_say_the_rules_in_short_and_who_sits_there(players, client):
+    session = services.table_create(host=players[0], seats=4, game="letzter-stich", options={"tokens": 3})
+    services.seat_take(session_id=session.pk, user=players[1])
+    page = client.get(reverse("lobby")).content.decode()
+    row = page.split(f'href="/tables/{session.pk}/"')[1].split("</li>")[0]
+    assert "3 tokens each" in row
+    assert f"{players[0].name}, {players[1].name}" in row
+    assert "2/4 seats" in row
