@@ -169,9 +169,8 @@ def _changed(session: GameSession, seats: Sequence[Seat], now: datetime, *, new_
     announce(session.pk, session.seq)
 
 
-@transaction.atomic
-def session_leave(*, session_id: int, user: User) -> GameSession:
-    """Leave a running session for good: a computer plays the seat to the end, and it counts as lost."""
+def _my_seat_in_play(session_id: int, user: User) -> tuple[GameSession, list[Seat], Seat]:
+    """The session in play (locked), its seats, and ``user``'s seat there, or why not."""
     session = locked_session(session_id)
     if session.status != GameSession.Status.PLAYING:
         raise TableError(_("This session is not in play."), code="not_playing")
@@ -179,6 +178,13 @@ def session_leave(*, session_id: int, user: User) -> GameSession:
     seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None:
         raise NotSeated(_("You have no seat at this table."))
+    return session, seats, seat
+
+
+@transaction.atomic
+def session_leave(*, session_id: int, user: User) -> GameSession:
+    """Leave a running session for good: a computer plays the seat to the end, and it counts as lost."""
+    session, seats, seat = _my_seat_in_play(session_id, user)
     if seat.left:
         raise TableError(_("You have already left this session."), code="left")
     seat.left = True
@@ -191,13 +197,7 @@ def session_leave(*, session_id: int, user: User) -> GameSession:
 @transaction.atomic
 def seat_reclaim(*, session_id: int, user: User) -> GameSession:
     """Take your seat back from the computer playing for you, from your next turn on."""
-    session = locked_session(session_id)
-    if session.status != GameSession.Status.PLAYING:
-        raise TableError(_("This session is not in play."), code="not_playing")
-    seats = list(session.seats.select_related("user"))
-    seat = next((s for s in seats if s.user_id == user.pk), None)
-    if seat is None:
-        raise NotSeated(_("You have no seat at this table."))
+    session, seats, seat = _my_seat_in_play(session_id, user)
     if seat.left:
         raise TableError(_("You left this session; a computer plays your seat to the end."), code="left")
     if not seat.stand_in:
