@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from django.utils.html import format_html
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
@@ -67,6 +68,25 @@ def _card_label(card: str, language: str | None) -> str:
 @lru_cache(maxsize=2048)
 def _card_short(card: str, language: str | None) -> str:
     return f"{rank_short(card[0])}{SYMBOLS[card[1]]}"
+
+
+def card_face(card: str) -> str:
+    """The card's face as HTML: the index in the corner and the suit drawn large (court cards: the
+    rank), with the suits' SVG symbols from the page's sprite (``games/_suits.html``). The element
+    around it carries the accessible name; the face itself is decoration."""
+    return _card_face(card, get_language())
+
+
+@lru_cache(maxsize=512)
+def _card_face(card: str, language: str | None) -> str:
+    rank, suit = rank_short(card[0]), card[1]
+    symbol = format_html(
+        '<svg class="suit" viewBox="0 0 100 100" aria-hidden="true"><use href="#suit-{}"/></svg>', suit
+    )
+    middle = format_html('<span class="court">{}</span>', rank) if card[0] in "JQK" else symbol
+    return format_html(
+        '<span class="corner" aria-hidden="true">{}{}</span><span class="middle">{}</span>', rank, symbol, middle
+    )
 
 
 def cards_short(cards: list[str] | tuple[str, ...]) -> str:

@@ -134,6 +134,13 @@ class Seat(models.Model):
         return self.computer or self.stand_in
 
     @property
+    def short_name(self) -> str:
+        """The name alone, as the table says it ("Cleo takes the trick"); no person may take a computer's name."""
+        if self.computer and not self.user_id:
+            return COMPUTER_NAMES[self.position % len(COMPUTER_NAMES)]
+        return self.name
+
+    @property
     def name(self) -> str:
         if self.user_id:
             return self.user.name

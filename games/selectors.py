@@ -11,17 +11,18 @@ from django.db import connection, transaction
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 
-from .cardnames import card_label, card_short, suit_name
+from .cardnames import card_face, card_label, card_short, suit_name
 from .engine import GAMES, TrickGame
 from .engine.base import ACTION_WORDS, REDEAL_YES, DealState, Match, Text, Trick, playing_order, winning_card
 from .engine.base import Count as Amount
 from .engine.views import EVERYONE, SeatView, view_for
-from .models import PRESENCE_TIMEOUT, Connection, Deal, GameSession, Play, Seat
+from .models import LEVEL_NAMES, PRESENCE_TIMEOUT, Connection, Deal, GameSession, Play, Seat
 from .records import deal_state, match_of
 
 
@@ -119,6 +120,16 @@ class CardView:
     legal: bool = False
     won: bool = False
     seat_name: str = ""
+    seat: int | None = None  # who played it, where that matters (a trick's cards lie in front of their players)
+
+    @property
+    def face(self) -> str:
+        return mark_safe(card_face(self.card))
+
+    @property
+    def said(self) -> str:
+        """The play in words, for the table's announcements."""
+        return _("%(name)s plays the %(card)s.") % {"name": self.seat_name, "card": self.label.lower()}
 
 
 @dataclass(frozen=True)
@@ -143,6 +154,8 @@ class SeatPanel:
     kept_for_me: bool = False
     left: bool = False
     deadline: int | None = None  # the turn clock's end, in milliseconds since the epoch
+    short_name: str = ""  # "Cleo", where ``name`` says "Cleo (computer, medium)"
+    level: str = ""  # a computer's level, worded
 
 
 @dataclass(frozen=True)
@@ -398,6 +411,8 @@ def _panel(
     return SeatPanel(
         position=seat.position,
         name=seat.name,
+        short_name=seat.short_name,
+        level=str(LEVEL_NAMES.get(seat.computer, seat.computer)) if seat.computer else "",
         computer=seat.computer,
         scores=tuple(say_count(count) for count in rules.seat_scores(match, seat.position, deal)) if match else (),
         tricks_taken=taken,
@@ -459,8 +474,10 @@ def _poll(state: DealState | None, names: list[str]) -> str:
     }
 
 
-def card_view(card: str, *, legal: bool = False, won: bool = False, seat_name: str = "") -> CardView:
-    return CardView(card, card_label(card), card_short(card), card[1] in "HD", legal, won, seat_name)
+def card_view(
+    card: str, *, legal: bool = False, won: bool = False, seat_name: str = "", seat: int | None = None
+) -> CardView:
+    return CardView(card, card_label(card), card_short(card), card[1] in "HD", legal, won, seat_name, seat)
 
 
 def trick_view(
@@ -468,7 +485,7 @@ def trick_view(
 ) -> list[CardView]:
     """A trick's cards in playing order, each with its player's name (and the winner marked)."""
     return [
-        card_view(card, won=mark_winner and seat == trick.winner, seat_name=names[seat])
+        card_view(card, won=mark_winner and seat == trick.winner, seat_name=names[seat], seat=seat)
         for seat, card in zip(playing_order(seats, trick.leader), trick.cards, strict=False)
     ]
 
@@ -490,7 +507,7 @@ def _trick(view: SeatView | None, seats: list[Seat]) -> tuple[list[CardView], st
     show until the next card is led, so everyone can see it."""
     if not view or not view.trick:
         return [], ""
-    names = [seat.name for seat in seats]
+    names = [seat.short_name for seat in seats]
     if view.trick.cards or not view.tricks:
         return trick_view(view.seats, view.trick, names), ""
     taken = view.tricks[-1]
@@ -525,7 +542,7 @@ def _last_deal(snapshot: TableSnapshot, view: SeatView | None) -> tuple[str, lis
     if snapshot.previous is None or (view and view.tricks and view.winner is None):
         return "", []
     finished, state = snapshot.previous
-    names = [seat.name for seat in snapshot.seats]
+    names = [seat.short_name for seat in snapshot.seats]
     if state.redealt:
         return _("Everyone agreed to new cards: %(name)s deals again.") % {"name": names[state.dealer]}, []
     message = _(GAMES[snapshot.session.game].deal_result(state)) % {

@@ -67,7 +67,9 @@ def _render_table(request: HttpRequest, session: GameSession, error: str = "", s
     html = table_html(table, error=error, request=request)
     if request.htmx:
         return HttpResponse(html, status=status)
-    return render(request, "games/table.html", {"table": table, "table_html": html}, status=status)
+    invite_url = request.build_absolute_uri(reverse("table", args=[session.pk]))
+    context = {"table": table, "table_html": html, "invite_url": invite_url}
+    return render(request, "games/table.html", context, status=status)
 
 
 def _act(request: HttpRequest, session_id: int, action: Callable[[], object]) -> HttpResponse:

@@ -85,7 +85,8 @@ def test_three_players_play_a_whole_session_over_http(players, table):
             page = client.get(table)
             assert_no_leak(page, session, viewer)
             if viewer == seat:
-                legal = set(re.findall(r'data-card="(..)" aria-label="[^"]+" class="card[^"]*">', page.text))
+                buttons = re.findall(r'<button type="submit" name="card" value="(..)"([^>]*)>', page.text)
+                legal = {card for card, rest in buttons if 'aria-disabled="true"' not in rest}
                 assert legal == set(state.legal_cards()), "enabled buttons are exactly the legal cards"
         assert_no_leak(spectator.get(table), session, None)
         card = state.legal_cards()[moves % len(state.legal_cards())]
@@ -188,7 +189,7 @@ def test_between_deals_the_last_trick_stays_on_show(players):
     GameSession.objects.filter(pk=session.pk).update(status="playing", winner=None)
     page = logged_in(players[0]).get(reverse("table", args=[session.pk])).text
     assert "won deal 1" in page
-    section = page.split('class="trick last-trick"')[1].split("</div>")[0]
+    section = page.split('aria-label="Last trick of that deal"')[1].split("</section>")[0]
     # Marked as the previous deal's cards: the same cards may be in this deal's hidden hands.
     assert re.findall(r'data-previous-deal-card="(..)"', section) == list(last_trick.cards)
     assert not DATA_CARD.findall(section)

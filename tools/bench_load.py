@@ -97,6 +97,7 @@ CARD_NAME = re.compile(r'\sname="card"')
 VALUE_ATTR = re.compile(r'\svalue="([^"]*)"')
 QUOTED = re.compile(r'"[^"]*"')
 DISABLED = re.compile(r"\sdisabled(?=[\s/>=])")
+INERT = re.compile(r'\saria-disabled="true"')  # a card in the hand that cannot be played now
 MESSAGE_TEXT = re.compile(r'id="table-message"[^>]*>(.*?)</', re.S)
 
 
@@ -117,7 +118,7 @@ def parse_frame(frame: str) -> View | None:
     playable = []
     for button in BUTTON_TAG.finditer(frame, table.end()):
         tag = button.group()
-        if not CARD_NAME.search(tag) or DISABLED.search(QUOTED.sub('""', tag)):
+        if not CARD_NAME.search(tag) or DISABLED.search(QUOTED.sub('""', tag)) or INERT.search(tag):
             continue
         value = VALUE_ATTR.search(tag)
         if value:

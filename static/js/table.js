@@ -1,17 +1,19 @@
 // The live table: the title follows the table, and while the websocket is down the page
 // polls and plays cards over plain HTTP instead (the server answers both the same way).
+// Every table update replaces #table; what must outlive a swap (focus, what was said, the
+// turn signal) is kept here, keyed by what the new table shows.
 (function () {
   var live = false;
   var posting = false;
 
-  document.addEventListener("htmx:load", function () {
-    var table = document.getElementById("table");
-    if (table && table.dataset.title) document.title = table.dataset.title;
-  });
+  function table() {
+    return document.getElementById("table");
+  }
 
   // While the socket is down, say so: the page still works, a little slower.
   function setLive(value) {
     live = value;
+    document.body.dataset.live = value ? "yes" : "no";
     var notice = document.getElementById("live-status");
     if (notice) notice.hidden = value;
   }
@@ -27,7 +29,16 @@
     }
   });
 
-  // A card chosen while the socket is down goes as a POST right away, not queued for later.
+  // A card that cannot be played now is focusable but inert: no frame, no POST.
+  document.addEventListener("submit", function (event) {
+    var submitter = event.submitter;
+    if (submitter && submitter.getAttribute("aria-disabled") === "true") {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  }, true);
+
+  // A form sent while the socket is down goes as a POST right away, not queued for later.
   document.addEventListener("htmx:wsConfigSend", function (event) {
     if (live) return;
     event.preventDefault();
@@ -42,19 +53,126 @@
     var values = {};
     new FormData(form).forEach(function (value, key) { values[key] = value; });
     if (submitter && submitter.name) values[submitter.name] = submitter.value;
-    htmx.ajax("POST", url, { target: "#table", swap: "outerHTML", values: values }).finally(function () {
+    var target = form.dataset.target || "#table";
+    htmx.ajax("POST", url, { target: target, swap: "outerHTML", values: values }).finally(function () {
       posting = false;
     });
+  });
+
+  // Focus stays where it was across swaps: on the same card, or the hand's first card.
+  var focused = null;
+  document.addEventListener("focusin", function (event) {
+    var element = event.target;
+    focused = element.closest && element.closest("#table") ? focusKey(element) : null;
+  });
+  function focusKey(element) {
+    if (element.dataset.card) return '.hand [data-card="' + element.dataset.card + '"]';
+    if (element.name && element.value) return '[name="' + element.name + '"][value="' + element.value + '"]';
+    if (element.id) return "#" + element.id;
+    return ".hand button";
+  }
+  function keepFocus(root) {
+    if (!focused || (document.activeElement && document.activeElement !== document.body)) return;
+    var element = root.querySelector(focused) || root.querySelector(".hand button.card");
+    if (element) element.focus({ preventScroll: true });
+  }
+
+  // What happened, in words, in the page's one live region: each play, each taken trick, each
+  // result, and the viewer's turn. Only what is new since the last table is said.
+  var said = null;
+  function announce(root) {
+    var region = document.getElementById("announcer");
+    if (!region) return;
+    var first = said === null;
+    if (first) said = new Set();
+    var news = [];
+    root.querySelectorAll("[data-said]").forEach(function (element) {
+      var key = element.dataset.saidKey || element.dataset.said;
+      if (said.has(key)) return;
+      said.add(key);
+      news.push(element.dataset.said);
+    });
+    if (news.length && !first) region.textContent = news.join(" ");
+  }
+
+  // Your turn: the tab's title, a short sound (unless switched off) and, if the tab is hidden
+  // and the player asked for them, a notification.
+  var myTurn = null;
+  function signalTurn(root) {
+    var now = root.hasAttribute("data-my-turn");
+    var began = now && myTurn === false;
+    myTurn = now;
+    if (!began) return;
+    var sound = document.querySelector(".sound-switch button");
+    if (!sound || sound.getAttribute("aria-pressed") === "true") beep();
+    if (document.hidden && window.Notification && Notification.permission === "granted") {
+      var prompt = root.querySelector(".prompt");
+      new Notification(root.dataset.title || document.title, { body: prompt ? prompt.textContent : "", tag: "femkort-turn" });
+    }
+  }
+  var audio = null;
+  function beep() {
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    audio = audio || new Context();
+    if (audio.state === "suspended") audio.resume();
+    var tone = audio.createOscillator();
+    var volume = audio.createGain();
+    tone.frequency.value = 660;
+    volume.gain.setValueAtTime(0.0001, audio.currentTime);
+    volume.gain.exponentialRampToValueAtTime(0.15, audio.currentTime + 0.02);
+    volume.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.25);
+    tone.connect(volume).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.3);
+    document.body.dataset.turnSounds = String(Number(document.body.dataset.turnSounds || 0) + 1);
+  }
+  // Browsers start sound only after the page was used: the first click or key unlocks it.
+  ["click", "keydown"].forEach(function (type) {
+    document.addEventListener(type, function () {
+      if (audio && audio.state === "suspended") audio.resume();
+    });
+  });
+
+  document.addEventListener("htmx:load", function (event) {
+    var root = table();
+    if (!root || !(event.detail.elt === root || event.detail.elt.contains(root))) return;
+    if (root.dataset.title) document.title = root.dataset.title;
+    if (root.dataset.now) skew = Number(root.dataset.now) - Date.now();
+    tick();
+    keepFocus(root);
+    announce(root);
+    signalTurn(root);
+  });
+
+  // Keys: 1–9 play that card of the hand, arrows move along the hand, Enter plays the focused card.
+  document.addEventListener("keydown", function (event) {
+    var root = table();
+    if (!root || event.ctrlKey || event.metaKey || event.altKey) return;
+    var target = event.target;
+    if (target.closest && target.closest("input, textarea, select, [contenteditable]")) return;
+    var cards = Array.prototype.slice.call(root.querySelectorAll(".hand button.card"));
+    if (!cards.length) return;
+    if (/^[1-9]$/.test(event.key)) {
+      var card = cards[Number(event.key) - 1];
+      if (card) {
+        event.preventDefault();
+        card.focus();
+        card.click();
+      }
+      return;
+    }
+    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+    var at = cards.indexOf(document.activeElement);
+    var step = event.key === "ArrowRight" ? 1 : -1;
+    var next = at < 0 ? 0 : (at + step + cards.length) % cards.length;
+    event.preventDefault();
+    cards[next].focus();
   });
 
   // Turn clocks count down to the server's deadline, corrected by how far this device's clock
   // is from the server's (each table view says the server's time when it was made).
   var skew = 0;
-  document.addEventListener("htmx:load", function () {
-    var table = document.getElementById("table");
-    if (table && table.dataset.now) skew = Number(table.dataset.now) - Date.now();
-    tick();
-  });
   function tick() {
     var clocks = document.querySelectorAll(".clock[data-deadline]");
     clocks.forEach(function (clock) {
@@ -64,6 +182,30 @@
     });
   }
   setInterval(tick, 250);
+
+  // Buttons that need JavaScript are hidden in the markup and shown here.
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll(".copy-invite").forEach(function (button) {
+      if (!navigator.clipboard) return;
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        navigator.clipboard.writeText(button.dataset.copy).then(function () {
+          button.textContent = button.dataset.done;
+        });
+      });
+    });
+    document.querySelectorAll(".notify-me").forEach(function (button) {
+      if (!window.Notification || Notification.permission !== "default") return;
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        Notification.requestPermission().then(function (answer) {
+          button.hidden = answer !== "granted";
+          button.disabled = true;
+          button.textContent = button.dataset.asked;
+        });
+      });
+    });
+  });
 
   // Lobby form: an option that only matters when another is on (a pot's starting chips) is
   // hidden while that one is off; without JavaScript it simply shows, and is ignored.

@@ -1,0 +1,106 @@
+"""Browser tests: Playwright drives the system's Chromium (Debian's package) against a real
+daphne on 127.0.0.1, in production mode, on a database of its own.
+
+Without Chromium they skip with the command that installs it; under CI they fail instead
+(``.ci/run`` installs it, so CI never skips them).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+from django.db import connection
+
+from tests.servers import daphne, manage, production_env
+
+from .pages import Player
+
+CHROMIUM = os.environ.get("FEMKORT_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not CHROMIUM:
+        message = "browser tests need Chromium: `sudo apt install chromium`, or set FEMKORT_CHROMIUM to its path"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        # Chromium's sandbox needs user namespaces, which a root or container session lacks.
+        args = ["--no-sandbox"] if os.geteuid() == 0 or os.environ.get("CI") else []
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory, django_db_blocker) -> Iterator[str]:
+    """The site as the README's deployment section runs it, with quick computers and a short
+    pause after each trick (long enough to see, short enough for whole sessions)."""
+    workdir = tmp_path_factory.mktemp("browser-site")
+    with django_db_blocker.unblock():
+        url = _own_database(workdir)
+    env = production_env(
+        workdir / "static",
+        DATABASE_URL=url,
+        FEMKORT_COMPUTER_PAUSE="0.05",
+        FEMKORT_TRICK_PAUSE_SECONDS="0.4",
+        FEMKORT_REDEAL_WINDOW_SECONDS="0",
+    )
+    manage("migrate", "--noinput", env=env)
+    manage("collectstatic", "--noinput", env=env)
+    with daphne(env) as base:
+        yield base
+    with django_db_blocker.unblock():
+        _drop_database(url)
+
+
+def _own_database(workdir: Path) -> str:
+    """A fresh database for the server: the browser's players and tables are the server's alone."""
+    if connection.vendor != "postgresql":
+        return f"sqlite:///{workdir}/browser.sqlite3"
+    url = urlsplit(os.environ["DATABASE_URL"])
+    name = f"{connection.settings_dict['NAME']}_browser"
+    with connection.cursor() as cursor:
+        cursor.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        cursor.execute(f'CREATE DATABASE "{name}"')
+    return urlunsplit(url._replace(path="/" + name))
+
+
+def _drop_database(url: str) -> None:
+    if url.startswith("postgres"):
+        with connection.cursor() as cursor:
+            cursor.execute(f'DROP DATABASE IF EXISTS "{urlsplit(url).path[1:]}" WITH (FORCE)')
+
+
+@pytest.fixture
+def player(browser, site) -> Iterator:
+    """A new player, signed up, in a phone-sized window; ``player.another()`` makes more."""
+    made: list[Player] = []
+
+    def make(viewport: dict = PHONE) -> Player:
+        context = browser.new_context(viewport=viewport, base_url=site)
+        made.append(Player.sign_up(context, f"p{os.getpid()}x{_count()}"))
+        return made[-1]
+
+    yield make
+    for someone in made:
+        someone.page.context.close()
+
+
+_made = 0
+
+
+def _count() -> int:
+    global _made
+    _made += 1
+    return _made

@@ -1,0 +1,88 @@
+"""What a player does in the browser, in the site's own words (sign up, open a table, play)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from playwright.sync_api import BrowserContext, Page, expect
+
+PASSWORD = "a-long-browser-password-42"
+WAIT_MS = 15_000
+
+
+@dataclass
+class Player:
+    name: str
+    page: Page
+
+    @classmethod
+    def sign_up(cls, context: BrowserContext, name: str) -> Player:
+        page = context.new_page()
+        page.set_default_timeout(WAIT_MS)
+        page.goto("/accounts/signup/")
+        page.fill("#id_username", name)
+        page.fill("#id_email", f"{name}@example.org")
+        page.fill("#id_password1", PASSWORD)
+        page.fill("#id_password2", PASSWORD)
+        page.get_by_role("button", name="Create account").click()
+        expect(page.get_by_text(f"Welcome, {name}!")).to_be_visible()
+        return cls(name, page)
+
+    def open_table(self, *, game: str = "femkort", seats: int = 4, clock: str = "0", **options: str) -> str:
+        """A new table from the lobby's form; returns its address."""
+        self.page.goto(f"/?game={game}")
+        self.page.fill("#id_seats", str(seats))
+        self.page.select_option("#id_turn_seconds", clock)
+        for name, value in options.items():
+            self.page.fill(f"#id_{name}", value)
+        self.page.locator("form.stacked button[type=submit]").click()
+        self.page.wait_for_url(re.compile(r"/tables/\d+/$"))
+        self.live()
+        return self.page.url
+
+    def live(self) -> None:
+        """The table's websocket is open (the 'paused' notice hides once it is)."""
+        self.page.wait_for_selector("body[data-live=yes]", state="attached")
+
+    def add_computers(self, count: int, level: str = "medium") -> None:
+        for _ in range(count):
+            before = self.page.locator("form.add-computer").count()
+            form = self.page.locator("form.add-computer").first
+            form.locator("select").select_option(level)
+            form.get_by_role("button", name="Add computer").click()
+            expect(self.page.locator("form.add-computer")).to_have_count(before - 1)
+
+    def start(self) -> None:
+        self.page.get_by_role("button", name="Start the session").click()
+        expect(self.page.locator(".felt")).to_be_visible()
+
+    def sit_at(self, url: str) -> None:
+        self.page.goto(url)
+        self.live()
+        self.page.locator(".seat.empty").first.get_by_role("button", name="Sit here").click()
+        expect(self.page.locator(f".seat:has-text('{self.name}')")).to_be_visible()
+
+    def wait_for_turn(self, timeout: int = WAIT_MS) -> None:
+        self.page.wait_for_selector("#table[data-my-turn]", timeout=timeout)
+
+    def playable(self):
+        return self.page.locator(".hand button.card:not([aria-disabled=true])")
+
+    def play_a_card(self) -> str:
+        """Click the first card the rules allow; returns it."""
+        card = self.playable().first
+        name = card.get_attribute("data-card") or ""
+        seq = self.page.locator("#table").get_attribute("data-seq")
+        card.click()
+        self.page.wait_for_selector(f"#table:not([data-seq='{seq}'])", state="attached")
+        return name
+
+    def play_until_finished(self, timeout: int = 90_000) -> None:
+        """Play whatever is allowed whenever it is this player's turn, until the session ends."""
+        finished = self.page.locator(".result")
+        self.page.wait_for_selector("#table[data-my-turn], .result", timeout=timeout)
+        while not finished.count():
+            if self.page.locator("#table[data-my-turn]").count() and self.playable().count():
+                self.play_a_card()
+            self.page.wait_for_selector("#table[data-my-turn], .result", timeout=timeout)
