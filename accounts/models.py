@@ -15,6 +15,7 @@ class User(AbstractUser):
     """
 
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
+    turn_sound = models.BooleanField(_("sound on my turn"), default=True)
 
     class Meta:
         constraints = [

@@ -5,5 +5,6 @@ from . import views
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("profile/", views.profile, name="profile"),
+    path("turn-sound/", views.turn_sound, name="turn_sound"),
     path("", include("django.contrib.auth.urls")),
 ]

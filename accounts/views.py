@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from games.selectors import sessions_of
 
@@ -54,3 +55,17 @@ def locked_out(request: HttpRequest, *args: object) -> HttpResponse:
         "minutes": ceil(cool_off.total_seconds() / 60) if cool_off else None,
     }
     return render(request, "registration/login.html", context, status=429)
+
+
+@login_required
+@require_POST
+def turn_sound(request: HttpRequest) -> HttpResponse:
+    """The table's sound switch, remembered on the account (so every device and tab follows it)."""
+    request.user.turn_sound = request.POST.get("on") == "1"
+    request.user.save(update_fields=["turn_sound"])
+    if request.htmx:
+        return render(request, "accounts/_sound_switch.html")
+    next_url = request.POST.get("next") or request.headers.get("referer") or ""
+    if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
+        next_url = "lobby"
+    return redirect(next_url)

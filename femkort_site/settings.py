@@ -108,6 +108,8 @@ FEMKORT_REMATCH_HOLD_SECONDS = float(os.environ.get("FEMKORT_REMATCH_HOLD_SECOND
 FEMKORT_REDEAL_WINDOW_SECONDS = float(os.environ.get("FEMKORT_REDEAL_WINDOW_SECONDS", "5"))
 # A computer leads a trick this long after the last one was taken, so people can see who took it.
 FEMKORT_TRICK_PAUSE_SECONDS = float(os.environ.get("FEMKORT_TRICK_PAUSE_SECONDS", "1.2"))
+# Chat: at most this many messages per user in this many seconds (all tables together).
+FEMKORT_CHAT_RATE = (5, 10)
 # Open websockets allowed: per signed-in user (all tables), per address for visitors not signed in.
 FEMKORT_SOCKETS_PER_USER = int(os.environ.get("FEMKORT_SOCKETS_PER_USER", "8"))
 FEMKORT_ANONYMOUS_SOCKETS_PER_IP = int(os.environ.get("FEMKORT_ANONYMOUS_SOCKETS_PER_IP", "16"))

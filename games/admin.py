@@ -4,7 +4,7 @@ from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
 from . import services
-from .models import Deal, GameSession, PeriodStanding, Play, Seat, Standing
+from .models import ChatMessage, ChatMute, Deal, GameSession, PeriodStanding, Play, Seat, Standing
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -157,3 +157,28 @@ class PeriodStandingAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    """Moderation: read every table's chat, find a player's messages, delete what breaks the rules."""
+
+    list_display = ("created", "session", "author", "text")
+    list_filter = ("created",)
+    search_fields = ("text", "author__username", "author__display_name")
+    raw_id_fields = ("session", "author")
+    readonly_fields = ("session", "author", "text", "created")
+    date_hierarchy = "created"
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(ChatMute)
+class ChatMuteAdmin(admin.ModelAdmin):
+    list_display = ("user", "muted")
+    search_fields = ("user__username", "muted__username")
+    raw_id_fields = ("user", "muted")

@@ -7,6 +7,7 @@ hands plus the plays, so there is no second copy that could drift.
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import GAMES
@@ -62,6 +63,7 @@ class GameSession(models.Model):
     rematch = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch_of", help_text=_("Play again.")
     )
+    chat_on = models.BooleanField(default=True, help_text=_("The host may turn the table's chat off."))
     created = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
@@ -316,3 +318,35 @@ class PeriodStanding(models.Model):
     def __str__(self) -> str:
         who = self.user.name if self.user_id else f"computer ({self.computer})"
         return f"{who}: {self.game}, {self.period} from {self.starts}"
+
+
+class ChatMessage(models.Model):
+    """A line of a table's chat: only what its author wrote (the server adds nothing about the game)."""
+
+    MAX_LENGTH = 300
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="chat")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages")
+    text = models.CharField(max_length=MAX_LENGTH)
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created", "pk"]
+        indexes = [models.Index(fields=["session", "created"]), models.Index(fields=["author", "created"])]
+        verbose_name = _("chat message")
+
+    def __str__(self) -> str:
+        return f"{self.author}: {self.text[:40]}"
+
+
+class ChatMute(models.Model):
+    """``user`` no longer sees ``muted``'s chat messages, at any table (nobody else is affected)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_mutes")
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "muted"], name="chat_mute_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user} mutes {self.muted}"

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import history_views, views
+from . import chat_views, history_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -17,6 +17,9 @@ urlpatterns = [
     path("tables/<int:session_id>/take-back/", views.seat_reclaim, name="seat_reclaim"),
     path("tables/<int:session_id>/again/", views.session_rematch, name="session_rematch"),
     path("tables/<int:session_id>/again/decline/", views.rematch_decline, name="rematch_decline"),
+    path("tables/<int:session_id>/chat/", chat_views.chat_post, name="chat_post"),
+    path("tables/<int:session_id>/chat/switch/", chat_views.chat_switch, name="chat_switch"),
+    path("tables/<int:session_id>/chat/mute/", chat_views.chat_mute, name="chat_mute"),
     path("sessions/<int:session_id>/", history_views.session_page, name="session"),
     path("sessions/<int:session_id>/export.json", history_views.session_export, name="session_export"),
     path("deals/<int:deal_id>/replay/", history_views.deal_replay, name="deal_replay"),

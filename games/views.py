@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from . import services
+from .chat_html import chat_html
 from .engine import GAMES
 from .forms import ComputerForm, PlayForm, SeatForm, TableForm
 from .models import GameSession
@@ -68,7 +69,8 @@ def _render_table(request: HttpRequest, session: GameSession, error: str = "", s
     if request.htmx:
         return HttpResponse(html, status=status)
     invite_url = request.build_absolute_uri(reverse("table", args=[session.pk]))
-    context = {"table": table, "table_html": html, "invite_url": invite_url}
+    chat = chat_html(session, request.user, request=request)
+    context = {"table": table, "table_html": html, "invite_url": invite_url, "chat_html": chat}
     return render(request, "games/table.html", context, status=status)
 
 

@@ -1,6 +1,7 @@
 """The live table: one websocket consumer per connection, thin like the views.
 
-Frames in: ``{"action": "play", "card": "QH", "seq": N}`` (plus what htmx adds).
+Frames in: ``{"action": "play", "card": "QH", "seq": N}`` or ``{"action": "chat", "text": "..."}``
+(plus what htmx adds).
 Frames out: HTML fragments that htmx swaps by id (this user's table, the seats' presence
 markers, or a message for this connection only). Group messages carry only "table X is at
 seq N" and who is online; each consumer renders its own user's view from the snapshot its
@@ -28,9 +29,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import services
+from games.chat_html import chat_html, chat_line_html
 from games.engine.base import ACTION_WORDS
 from games.engine.cards import INDEX
-from games.models import PRESENCE_TIMEOUT, Connection, GameSession, Seat
+from games.models import PRESENCE_TIMEOUT, ChatMute, Connection, GameSession, Seat
 from games.selectors import table_view
 from games.table_html import message_html, presence_html, table_html
 
@@ -116,6 +118,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         except (ValueError, RecursionError):
             await self._refuse(_("That message was not understood; nothing changed."))
             return
+        if isinstance(message, dict) and message.get("action") == "chat":
+            await self._chat(message.get("text"))
+            return
         if not isinstance(message, dict) or message.get("action") != "play":
             await self._refuse(_("Unknown action; nothing changed."))
             return
@@ -136,6 +141,36 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         drivers.schedule(self.session_id, session.seq, session.due)
         await self._send_view(session.seq)  # the mover need not wait for the broadcast
+
+    async def _chat(self, text: object) -> None:
+        if not isinstance(text, str):
+            await self._refuse(_("That message was not understood; nothing changed."))
+            return
+        try:
+            await db(services.chat_post)(session_id=self.session_id, user=self.user, text=text)
+        except services.TableError as refused:
+            await self._refuse(refused.message)
+            return
+        await self.send(text_data=message_html(""))  # clears an earlier refusal; the line itself comes by broadcast
+
+    async def table_chat(self, event: dict) -> None:
+        """A new chat line: shown unless this socket's user muted its author."""
+        if self.sent_seq < 0 or not isinstance(event.get("author"), int):
+            return
+        if self.user.is_authenticated and await db(self._muted)(event["author"]):
+            return
+        await self.send(text_data=await db(chat_line_html)(event, self.user))
+
+    async def table_chat_box(self, event: dict) -> None:
+        """The host turned the chat on or off: this user's chat box again."""
+        if self.sent_seq >= 0:
+            await self.send(text_data=await db(self._chat_box)())
+
+    def _muted(self, author: int) -> bool:
+        return ChatMute.objects.filter(user=self.user, muted_id=author).exists()
+
+    def _chat_box(self) -> str:
+        return chat_html(GameSession.objects.get(pk=self.session_id), self.user, oob=True)
 
     async def table_changed(self, event: dict) -> None:
         seq = event.get("seq")

@@ -1,5 +1,6 @@
 """Every change to a table goes through here: plain functions, keyword-only, one transaction each."""
 
+from .chat import ChatTooFast, chat_mute, chat_post, chat_switch
 from .errors import IllegalCard, NotSeated, StaleMove, TableError
 from .play import card_play, computer_turn, computers_play_all
 from .standings import standings_rebuild
@@ -18,11 +19,15 @@ from .tables import (
 from .turns import clocks_keep, seat_reclaim, seat_seen, session_leave, turn_check, turn_restore
 
 __all__ = [
+    "ChatTooFast",
     "IllegalCard",
     "NotSeated",
     "StaleMove",
     "TableError",
     "card_play",
+    "chat_mute",
+    "chat_post",
+    "chat_switch",
     "clocks_keep",
     "computer_add",
     "computer_remove",

@@ -183,6 +183,17 @@
   }
   setInterval(tick, 250);
 
+  // Chat: a sent line clears the box; a new line scrolls the log to the end.
+  document.addEventListener("htmx:wsAfterSend", function (event) {
+    if (event.target && event.target.id === "chat-form") event.target.reset();
+  });
+  document.addEventListener("htmx:load", function (event) {
+    var log = document.getElementById("chat-log");
+    if (log && (event.detail.elt === log || log.contains(event.detail.elt) || event.detail.elt.contains(log))) {
+      log.scrollTop = log.scrollHeight;
+    }
+  });
+
   // Buttons that need JavaScript are hidden in the markup and shown here.
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll(".copy-invite").forEach(function (button) {

@@ -1,0 +1,216 @@
+"""A table's chat: stored, escaped, limited, switched off by the host, muted per user, moderated."""
+
+import asyncio
+import json
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from games import services
+from games.chat_html import chat_box
+from games.models import ChatMessage, GameSession
+from tests.live_helpers import DATA_CARD, connect, drain, frame_seq
+from tests.site_helpers import started_table
+
+pytestmark = pytest.mark.django_db
+
+
+def logged_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def table(players):
+    return started_table(players)
+
+
+def test_a_message_is_stored_and_shown_escaped_on_the_table_page(table, players):
+    services.chat_post(session_id=table.pk, user=players[1], text='<script>alert("hi")</script> & <b>bold</b>')
+    page = logged_in(players[0]).get(reverse("table", args=[table.pk])).text
+    assert "&lt;script&gt;alert(&quot;hi&quot;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;" in page
+    assert "<script>alert" not in page
+    assert ChatMessage.objects.get().author == players[1]
+
+
+def test_spectators_who_are_signed_in_may_write_and_everyone_may_read(table, make_user):
+    spectator = make_user("dora")
+    services.chat_post(session_id=table.pk, user=spectator, text="Nice lead!")
+    assert "Nice lead!" in Client().get(reverse("table", args=[table.pk])).text
+    anonymous = Client().post(reverse("chat_post", args=[table.pk]), {"text": "hi"})
+    assert anonymous.status_code == 302  # to the login page
+    assert ChatMessage.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "stored"),
+    [
+        ("x" * 300, "x" * 300),
+        ("  two\nlines\r\nand\ttabs  ", "two lines and tabs"),
+        ("right\u202eto left", "rightto left"),
+        ("family \U0001f468\u200d\U0001f469\u200d\U0001f467", "family \U0001f468\u200d\U0001f469\u200d\U0001f467"),
+    ],
+)
+def test_text_is_kept_as_one_line_of_at_most_300_characters(table, players, text, stored):
+    assert services.chat_post(session_id=table.pk, user=players[0], text=text).text == stored
+
+
+@pytest.mark.parametrize(("text", "code"), [("x" * 301, "chat_too_long"), ("   \n ", "chat_empty"), ("", "chat_empty")])
+def test_too_long_or_empty_messages_are_refused_and_nothing_is_stored(table, players, text, code):
+    with pytest.raises(services.TableError) as refused:
+        services.chat_post(session_id=table.pk, user=players[0], text=text)
+    assert refused.value.code == code
+    assert refused.value.message
+    assert not ChatMessage.objects.exists()
+
+
+def test_five_messages_in_ten_seconds_then_a_clear_refusal_then_again_later(table, players):
+    for number in range(5):
+        services.chat_post(session_id=table.pk, user=players[0], text=f"message {number}")
+    with pytest.raises(services.ChatTooFast) as refused:
+        services.chat_post(session_id=table.pk, user=players[0], text="one too many")
+    assert "too fast" in refused.value.message
+    services.chat_post(session_id=table.pk, user=players[1], text="others still may")
+    ChatMessage.objects.filter(author=players[0]).update(created=timezone.now() - timedelta(seconds=11))
+    services.chat_post(session_id=table.pk, user=players[0], text="later")
+    assert ChatMessage.objects.filter(author=players[0]).count() == 6
+
+
+def test_the_host_turns_chat_off_and_nobody_else_can(table, players):
+    services.chat_post(session_id=table.pk, user=players[1], text="before")
+    with pytest.raises(services.TableError):
+        services.chat_switch(session_id=table.pk, user=players[1], on=False)
+    services.chat_switch(session_id=table.pk, user=players[0], on=False)
+    with pytest.raises(services.TableError) as refused:
+        services.chat_post(session_id=table.pk, user=players[1], text="after")
+    assert refused.value.code == "chat_off"
+    page = logged_in(players[1]).get(reverse("table", args=[table.pk])).text
+    assert "The host has turned chat off at this table." in page
+    assert "before" not in page
+    assert 'name="text"' not in page
+    services.chat_switch(session_id=table.pk, user=players[0], on=True)
+    assert "before" in logged_in(players[1]).get(reverse("table", args=[table.pk])).text
+
+
+def test_muting_hides_a_players_messages_for_the_muter_only(table, players):
+    services.chat_post(session_id=table.pk, user=players[1], text="from bjorn")
+    services.chat_post(session_id=table.pk, user=players[2], text="from cecilia")
+    services.chat_mute(user=players[0], other_id=players[1].pk, mute=True)
+    anna = [line.text for line in chat_box(table, players[0]).lines]
+    cecilia = [line.text for line in chat_box(table, players[2]).lines]
+    assert anna == ["from cecilia"]
+    assert cecilia == ["from bjorn", "from cecilia"]
+    assert chat_box(table, players[0]).muted == [(players[1].pk, "bjorn")]
+    services.chat_mute(user=players[0], other_id=players[1].pk, mute=False)
+    assert [line.text for line in chat_box(table, players[0]).lines] == ["from bjorn", "from cecilia"]
+    with pytest.raises(services.TableError):
+        services.chat_mute(user=players[0], other_id=players[0].pk, mute=True)
+
+
+def test_the_http_fallback_answers_with_the_chat_box_and_says_why_it_refused(table, players):
+    anna = logged_in(players[0])
+    box = anna.post(reverse("chat_post", args=[table.pk]), {"text": "over http"}, HTTP_HX_REQUEST="true")
+    assert box.status_code == 200
+    assert 'id="chat"' in box.text
+    assert "over http" in box.text
+    refused = anna.post(reverse("chat_post", args=[table.pk]), {"text": "y" * 301}, HTTP_HX_REQUEST="true")
+    assert "at most 300 characters" in refused.text
+    assert 'hx-swap-oob="true"' in refused.text
+    plain = anna.post(reverse("chat_post", args=[table.pk]), {"text": ""})
+    assert plain.status_code == 302
+    assert ChatMessage.objects.count() == 1
+    muted = anna.post(
+        reverse("chat_mute", args=[table.pk]), {"user": players[1].pk, "mute": "1"}, HTTP_HX_REQUEST="true"
+    )
+    assert "bjorn (unmute)" in muted.text
+    forged = anna.post(reverse("chat_mute", args=[table.pk]), {"user": "x", "mute": "1"}, HTTP_HX_REQUEST="true")
+    assert "not understood" in forged.text
+
+
+def test_admins_see_and_delete_messages(table, players, admin_client):
+    message = services.chat_post(session_id=table.pk, user=players[1], text="rude words")
+    listing = admin_client.get(reverse("admin:games_chatmessage_changelist") + "?q=rude")
+    assert "rude words" in listing.text
+    admin_client.post(reverse("admin:games_chatmessage_delete", args=[message.pk]), {"post": "yes"})
+    assert not ChatMessage.objects.exists()
+
+
+def chat_frame(text: str) -> str:
+    return json.dumps({"action": "chat", "text": text, "HEADERS": {"HX-Request": "true"}})
+
+
+async def chat_lines(communicator) -> list[str]:
+    frames = await drain(communicator)
+    return [frame for frame in frames if "chat-log" in frame]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_over_the_websocket_a_line_reaches_everyone_but_those_who_muted_its_author(players):
+    session = started_table(players)
+    services.chat_mute(user=players[2], other_id=players[0].pk, mute=True)
+
+    async def scenario():
+        sockets = [await connect(session.pk, user) for user in players]
+        spectator = await connect(session.pk)
+        for socket in [*sockets, spectator]:
+            await drain(socket)
+        await sockets[0].send_to(text_data=chat_frame("<i>good luck</i>"))
+        await asyncio.sleep(0.3)
+        seen = [await chat_lines(socket) for socket in [*sockets, spectator]]
+        await sockets[0].send_to(text_data=chat_frame("z" * 301))
+        await asyncio.sleep(0.2)
+        refusal = await drain(sockets[0])
+        for socket in [*sockets, spectator]:
+            await socket.disconnect()
+        return seen, refusal
+
+    seen, refusal = asyncio.run(scenario())
+    anna, bjorn, cecilia, spectator = seen
+    assert len(anna) == len(bjorn) == len(spectator) == 1
+    assert cecilia == []  # she muted anna
+    assert "&lt;i&gt;good luck&lt;/i&gt;" in bjorn[0]
+    assert "<i>" not in bjorn[0]
+    assert not DATA_CARD.findall(bjorn[0])  # a chat frame carries the line and nothing of the game
+    assert frame_seq(bjorn[0]) is None
+    assert any("at most 300 characters" in frame for frame in refusal)
+    assert ChatMessage.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_over_the_websocket_visitors_not_signed_in_cannot_write(players):
+    session = started_table(players)
+
+    async def scenario():
+        visitor = await connect(session.pk)
+        await drain(visitor)
+        await visitor.send_to(text_data=chat_frame("hello"))
+        await asyncio.sleep(0.2)
+        frames = await drain(visitor)
+        await visitor.disconnect()
+        return frames
+
+    assert any("Log in to chat." in frame for frame in asyncio.run(scenario()))
+    assert not ChatMessage.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_when_the_host_turns_chat_off_every_socket_gets_the_closed_box(players):
+    session = started_table(players)
+
+    async def scenario():
+        bjorn = await connect(session.pk, players[1])
+        await drain(bjorn)
+        await database_sync_to_async(services.chat_switch)(session_id=session.pk, user=players[0], on=False)
+        await asyncio.sleep(0.3)
+        frames = await drain(bjorn)
+        await bjorn.disconnect()
+        return frames
+
+    frames = asyncio.run(scenario())
+    assert any("The host has turned chat off at this table." in frame and 'id="chat"' in frame for frame in frames)
+    assert GameSession.objects.get(pk=session.pk).chat_on is False
