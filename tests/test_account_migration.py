@@ -4,13 +4,19 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from accounts.models import User
-
 BEFORE = [("accounts", "0002_user_display_name")]
 AFTER = [("accounts", "0004_display_name_and_email_unique")]
 
 
+@pytest.fixture
+def back_to_the_latest_schema():
+    yield
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("back_to_the_latest_schema")
 def test_clashes_are_settled_before_the_constraints_are_added():
     executor = MigrationExecutor(connection)
     executor.migrate(BEFORE)
@@ -28,7 +34,7 @@ def test_clashes_are_settled_before_the_constraints_are_added():
 
     executor = MigrationExecutor(connection)
     executor.migrate(AFTER)
-
+    User = executor.loader.project_state(AFTER).apps.get_model("accounts", "User")
     found = {user.username: (user.display_name, user.email) for user in User.objects.all()}
     assert found == {
         "anna": ("Queen", "anna@example.com"),
