@@ -214,3 +214,19 @@ def test_when_the_host_turns_chat_off_every_socket_gets_the_closed_box(players):
     frames = asyncio.run(scenario())
     assert any("The host has turned chat off at this table." in frame and 'id="chat"' in frame for frame in frames)
     assert GameSession.objects.get(pk=session.pk).chat_on is False
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_socket_that_opens_gets_the_lines_written_while_it_was_away(players):
+    session = started_table(players)
+    services.chat_post(session_id=session.pk, user=players[1], text="written before you came back")
+
+    async def scenario():
+        anna = await connect(session.pk, players[0])
+        first = await anna.receive_from(timeout=5)
+        await anna.disconnect()
+        return first
+
+    first = asyncio.run(scenario())
+    assert frame_seq(first) == session.seq  # the table view and the chat box in one frame
+    assert "written before you came back" in first

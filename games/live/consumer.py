@@ -90,7 +90,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close()
             return
         await self.accept()
-        snapshot = await self._send_view(self.opened_at_seq)
+        # The chat box too: lines written while this page had no socket.
+        snapshot = await self._send_view(self.opened_at_seq, extra=await db(self._chat_box)())
         if self.user.is_authenticated:
             sockets.changed(self.session_id)
         if snapshot is not None and snapshot.computer_to_act() is not None:
@@ -187,7 +188,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def layer_lost(self, event: dict) -> None:
         raise ConnectionError("the channel layer is unreachable")
 
-    async def _send_view(self, seq: int, *, force: bool = False, message: str = ""):
+    async def _send_view(self, seq: int, *, force: bool = False, message: str = "", extra: str = ""):
         """Send this user's table at ``seq`` or later, unless this socket has already shown that much.
 
         The frame also sets the message line: cleared by a new view, or saying why a move was refused.
@@ -197,7 +198,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return snapshot
         table = table_view(snapshot, self.user, snapshots.online(self.session_id))
         self.sent_seq = max(self.sent_seq, snapshot.seq)
-        await self.send(text_data=table_html(table) + message_html(message))
+        await self.send(text_data=table_html(table) + message_html(message) + extra)
         return snapshot
 
     async def _refuse(self, text: str) -> None:
