@@ -22,7 +22,20 @@ def test_a_whole_session_against_computers_with_signals_and_words(player):
     me = computers_table(player)
     page = me.page
     expect(page.locator("#announcer")).to_contain_text(re.compile(r"plays the|takes the trick|Your"))
+    page.evaluate(
+        """() => {
+            const region = document.getElementById("announcer");
+            window.saidLog = [];
+            new MutationObserver(() => window.saidLog.push(region.textContent))
+                .observe(region, { childList: true, characterData: true, subtree: true });
+        }"""
+    )
     me.play_until_finished()
+    said = " ".join(page.evaluate("window.saidLog"))
+    assert re.search(r"\S+ plays the \w+ of \w+\.", said)
+    assert re.search(r"\S+ takes the trick\.", said)
+    assert "won deal 1" in said
+    assert re.search(r"wins the session|share the win|draw", said)
     expect(page.locator(".result")).to_contain_text(re.compile(r"wins the session|share the win|draw"))
     assert int(page.locator("body").get_attribute("data-turn-sounds") or 0) >= 1  # the turn sound played
     assert page.title().endswith("Femkort Online")
