@@ -26,24 +26,32 @@ DESKTOP = {"width": 1280, "height": 800}
 
 
 @pytest.fixture(scope="session")
-def browser():
+def chromium() -> str:
     if not CHROMIUM:
         message = "browser tests need Chromium: `sudo apt install chromium`, or set FEMKORT_CHROMIUM to its path"
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
+    return CHROMIUM
+
+
+@pytest.fixture(scope="module")
+def browser(chromium, site):
+    """Chromium for one module. Playwright's sync API keeps an event loop running in this
+    thread while it is open, which Django's ORM and the async tests refuse: it must be
+    closed before other modules run (and opened after ``site`` set up its database)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         # Chromium's sandbox needs user namespaces, which a root or container session lacks.
         args = ["--no-sandbox"] if os.geteuid() == 0 or os.environ.get("CI") else []
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
+        browser = playwright.chromium.launch(executable_path=chromium, args=args)
         yield browser
         browser.close()
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory, django_db_blocker) -> Iterator[str]:
+def site(chromium, tmp_path_factory, django_db_blocker) -> Iterator[str]:
     """The site as the README's deployment section runs it, with quick computers and a short
     pause after each trick (long enough to see, short enough for whole sessions)."""
     workdir = tmp_path_factory.mktemp("browser-site")
@@ -83,7 +91,7 @@ def _drop_database(url: str) -> None:
 
 
 @pytest.fixture
-def player(browser, site) -> Iterator:
+def player(site, browser) -> Iterator:
     """A new player, signed up, in a phone-sized window; ``player.another()`` makes more."""
     made: list[Player] = []
 

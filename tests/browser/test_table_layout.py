@@ -41,6 +41,18 @@ def overlapping(page, selector: str) -> list[tuple[str, str]]:
     )
 
 
+def below_the_dock(page) -> list[str]:
+    """Seats and trick cards hidden behind the docked hand (the dock is drawn over the table)."""
+    return page.eval_on_selector_all(
+        ".felt .seat, .felt .trick .card",
+        """(elements) => {
+            const dock = document.querySelector(".dock").getBoundingClientRect().top;
+            const hidden = elements.filter((e) => e.getBoundingClientRect().bottom > dock + 1);
+            return hidden.map((e) => e.outerHTML.slice(0, 60));
+        }""",
+    )
+
+
 def seat_at_my_turn(player, seats: int, viewport: dict):
     me = player(viewport)
     me.open_table(seats=seats)
@@ -67,6 +79,7 @@ def test_on_a_phone_every_seat_the_trick_and_the_hand_are_in_view(player, seats)
     assert page.locator(".felt .trick .card").count() >= 1
     assert in_view(page, ".felt .seat, .felt .trick .card, .hand button.card, .prompt") == []
     assert overlapping(page, ".felt .seat") == []
+    assert below_the_dock(page) == []
     widths = page.eval_on_selector_all(
         ".hand button.card", "(cards) => cards.map((c) => c.getBoundingClientRect().width)"
     )
@@ -92,6 +105,7 @@ def test_on_a_desktop_the_whole_table_is_in_view(player):
     page = me.page
     assert in_view(page, ".felt .seat, .felt .trick .card, .hand button.card, .table-head") == []
     assert overlapping(page, ".felt .seat") == []
+    assert below_the_dock(page) == []
     if SHOTS:
         page.screenshot(path=str(Path(SHOTS) / "table-desktop-6.png"))
 
