@@ -51,7 +51,7 @@ class SignupForm(PlayerFieldsMixin, UserCreationForm):
 class ProfileForm(PlayerFieldsMixin, forms.ModelForm):
     class Meta:
         model = User
-        fields = ("display_name", "email", "turn_sound")
+        fields = ("display_name", "email", "language", "turn_sound")
         help_texts = {"email": EMAIL_HELP}
 
 

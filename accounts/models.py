@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models import Q
@@ -16,6 +17,13 @@ class User(AbstractUser):
 
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
     turn_sound = models.BooleanField(_("sound on my turn"), default=True)
+    language = models.CharField(
+        _("language"),
+        max_length=8,
+        choices=settings.LANGUAGES,
+        blank=True,
+        help_text=_("Pages and table messages in this language, on every device; empty: the browser's."),
+    )
 
     class Meta:
         constraints = [

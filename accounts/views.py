@@ -1,6 +1,7 @@
 from math import ceil
 
 from axes.helpers import get_cool_off
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -10,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django.views.i18n import set_language
 
 from games.selectors import sessions_of
 
@@ -69,3 +71,14 @@ def turn_sound(request: HttpRequest) -> HttpResponse:
     if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
         next_url = "lobby"
     return redirect(next_url)
+
+
+@require_POST
+def language_set(request: HttpRequest) -> HttpResponse:
+    """Django's ``set_language`` (a cookie for this browser), and for a signed-in player their
+    preference too, so every device and every table message follows it."""
+    chosen = request.POST.get("language", "")
+    if request.user.is_authenticated and chosen in dict(settings.LANGUAGES):
+        request.user.language = chosen
+        request.user.save(update_fields=["language"])
+    return set_language(request)

@@ -50,6 +50,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.PlayerLanguage",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -150,7 +151,15 @@ if not EMAIL_BACKEND:
 # --- end e-mail ---------------------------------------------------------------------------------
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English")]
+# Each language in its own name, as the switcher shows it.
+LANGUAGES = [
+    ("en", "English"),
+    ("sv", "Svenska"),
+    ("ru", "Русский"),
+    ("uk", "Українська"),
+    ("es", "Español"),
+    ("it", "Italiano"),
+]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True

@@ -2,6 +2,7 @@
 
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from . import services
 from .models import ChatMessage, ChatMute, Deal, GameSession, PeriodStanding, Play, Seat, Standing
@@ -73,7 +74,8 @@ class GameSessionAdmin(admin.ModelAdmin):
                 done += 1
             except services.TableError as error:
                 self.message_user(request, f"{session}: {error.message}", messages.WARNING)
-        self.message_user(request, _("%(count)d sessions abandoned.") % {"count": done})
+        message = ngettext("%(count)d session abandoned.", "%(count)d sessions abandoned.", done)
+        self.message_user(request, message % {"count": done})
 
 
 @admin.register(Seat)
@@ -145,7 +147,10 @@ class StandingAdmin(admin.ModelAdmin):
     @admin.action(description=_("Recompute counters and ratings from the stored sessions"))
     def recompute(self, request, queryset) -> None:
         count = services.standings_rebuild()
-        self.message_user(request, _("Recomputed from %(count)d finished sessions.") % {"count": count})
+        message = ngettext(
+            "Recomputed from %(count)d finished session.", "Recomputed from %(count)d finished sessions.", count
+        )
+        self.message_user(request, message % {"count": count})
 
 
 @admin.register(PeriodStanding)

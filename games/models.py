@@ -19,7 +19,7 @@ COMPUTER_NAMES = ("Astrid", "Birger", "Cleo", "Dag", "Elsa", "Frej", "Greta", "H
 
 def game_choices() -> list[tuple[str, str]]:
     """The games, from the engine's one registry (adding a game needs no migration)."""
-    return [(name, game.title) for name, game in GAMES.items()]
+    return [(name, _(game.title)) for name, game in GAMES.items()]
 
 
 def first_game() -> str:

@@ -34,12 +34,18 @@ class GameEntry:
     players: str
 
 
+def game_title(rules: TrickGame) -> str:
+    """The game's name as the viewer's language writes it: the name itself, with a local name in
+    brackets where the language has one (translators add it)."""
+    return _(rules.title)
+
+
 def game_list() -> list[GameEntry]:
     """Every game the site offers, in the registry's order, worded for the lobby."""
     return [
         GameEntry(
             name,
-            rules.title,
+            game_title(rules),
             _(rules.summary),
             _("%(low)d to %(high)d players") % {"low": rules.min_players, "high": rules.max_players},
         )
@@ -446,7 +452,7 @@ def _header(snapshot: TableSnapshot, rules: TrickGame, match: Match | None, view
         tiebreak = _("Tie-break: %(names)s play one more deal for the session.") % {"names": names}
     return TableHeader(
         game=rules.name,
-        game_title=rules.title,
+        game_title=game_title(rules),
         facts=tuple(say(text) for text in rules.describe(rules.parse_options(snapshot.session.options))),
         trump=suit_name(view.trump) if view and view.trump else "",
         pot=rules.pot(match, snapshot.state) if match is not None and snapshot.state is not None else None,

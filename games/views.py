@@ -29,7 +29,13 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 
 def _lobby(request: HttpRequest, form: TableForm, status: int = 200) -> HttpResponse:
-    context = {"tables": lobby_tables(), "form": form, "games": game_list(), "chosen": form.rules.name}
+    context = {
+        "tables": lobby_tables(),
+        "form": form,
+        "games": game_list(),
+        "chosen": form.rules.name,
+        "chosen_title": game_entry(form.rules).title,
+    }
     return render(request, "games/lobby.html", context, status=status)
 
 

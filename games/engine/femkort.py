@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from .base import Count, DealState, InvalidDeal, Text, TrickGame
 from .cards import Card, deck, parse_suit
-from .options import Option, gettext_noop
+from .options import Option, gettext_noop, ngettext_noop
 
 PROFILES = ("modern", "classic")
 
@@ -38,7 +38,8 @@ class FemkortOptions:
 
 class Femkort(TrickGame):
     name = "femkort"
-    title = "Femkort"
+    # Translators: the game's name stays as it is; add the local name in brackets where one exists.
+    title = gettext_noop("Femkort")
     summary = gettext_noop("Five cards, five tricks, and only the last trick counts.")
     min_players = 3
     max_players = 10
@@ -119,12 +120,12 @@ class Femkort(TrickGame):
         return tuple(said)
 
     def seat_scores(self, match: FemkortMatch, seat: int, deal: DealState | None = None) -> tuple[Count, ...]:
-        wins = Count(match.wins[seat], gettext_noop("%(count)d win"), gettext_noop("%(count)d wins"))
+        wins = Count(match.wins[seat], *ngettext_noop("%(count)d win", "%(count)d wins"))
         if match.chips is None:
             return (wins,)
         staked = self.pot(match, deal) is not None and seat in deal.seats
         chips = match.chips[seat] - staked
-        return (wins, Count(chips, gettext_noop("%(count)d chip"), gettext_noop("%(count)d chips")))
+        return (wins, Count(chips, *ngettext_noop("%(count)d chip", "%(count)d chips")))
 
     def pot(self, match: FemkortMatch, deal: DealState | None) -> int | None:
         """In pot play every seat dealt in has put one chip in while the deal runs (none in a

@@ -9,7 +9,7 @@ from typing import Any
 
 from .base import Count, DealState, InvalidDeal, Text, TrickGame
 from .cards import Card, deck
-from .options import Option, gettext_noop
+from .options import Option, gettext_noop, ngettext_noop
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,7 +22,8 @@ class LetzterStichOptions:
 
 class LetzterStich(TrickGame):
     name = "letzter-stich"
-    title = "Letzter Stich"
+    # Translators: the game's name stays as it is; add the local name in brackets where one exists.
+    title = gettext_noop("Letzter Stich")
     summary = gettext_noop(
         "Eight cards each: avoid the last trick, or take every trick. Lose your tokens and the session ends."
     )
@@ -61,7 +62,7 @@ class LetzterStich(TrickGame):
         return gettext_noop("%(name)s took the last trick of deal %(number)d and pays a token into the pot.")
 
     def seat_scores(self, match: LetzterStichMatch, seat: int, deal: DealState | None = None) -> tuple[Count, ...]:
-        return (Count(match.tokens[seat], gettext_noop("%(count)d token"), gettext_noop("%(count)d tokens")),)
+        return (Count(match.tokens[seat], *ngettext_noop("%(count)d token", "%(count)d tokens")),)
 
     def pot(self, match: LetzterStichMatch, deal: DealState | None) -> int | None:
         return match.pot

@@ -17,6 +17,12 @@ def gettext_noop(message: str) -> str:
     return message
 
 
+def ngettext_noop(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a message with a plural for translation (the project's ``makemessages`` knows this name),
+    so that the catalogues get one entry with every plural form the language has."""
+    return singular, plural
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
     """One table option: a choice among words, a whole number within limits, or a yes/no flag.

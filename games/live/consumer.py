@@ -19,13 +19,14 @@ import json
 import logging
 import uuid
 from datetime import timedelta
+from types import SimpleNamespace
 
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
 from django.conf import settings
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games import services
@@ -59,6 +60,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.channel_name = f"table-socket.{uuid.uuid4().hex}"  # names the presence row; messages come via nudges
         self.base_send = functools.partial(_send_or_stop, send)
         self.nudges: asyncio.Queue = asyncio.Queue()
+        self.language = socket_language(scope)
         try:
             await await_many_dispatch([receive, self.nudges.get], self.dispatch)
         except StopConsumer:
@@ -68,6 +70,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             raise  # daphne closes it with 1011: the page polls, and reconnects with a growing pause
         finally:
             await self._leave()
+
+    async def dispatch(self, message: dict) -> None:
+        """Everything this socket renders is in its own player's language, whatever the others use."""
+        with translation.override(self.language):
+            await super().dispatch(message)
 
     async def connect(self) -> None:
         self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
@@ -243,6 +250,20 @@ class TableConsumer(AsyncWebsocketConsumer):
                 return "too_many"
         Connection.objects.create(session_id=self.session_id, user=user, ip=ip, channel_name=self.channel_name)
         return "ok"
+
+
+def socket_language(scope: dict) -> str:
+    """The signed-in player's chosen language, else the browser's cookie or Accept-Language."""
+    user = scope.get("user")
+    chosen = getattr(user, "language", "") if user is not None and user.is_authenticated else ""
+    if chosen:
+        return chosen
+    headers = dict(scope.get("headers") or [])
+    request = SimpleNamespace(
+        COOKIES=scope.get("cookies") or {},
+        META={"HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")},
+    )
+    return translation.get_language_from_request(request)
 
 
 async def _send_or_stop(send, message: dict) -> None:

@@ -196,6 +196,12 @@
 
   // Buttons that need JavaScript are hidden in the markup and shown here.
   document.addEventListener("DOMContentLoaded", function () {
+    // The language switch changes on choosing; its button is for pages without JavaScript.
+    document.querySelectorAll(".language-switch").forEach(function (form) {
+      var button = form.querySelector("button");
+      if (button) button.hidden = true;
+      form.querySelector("select").addEventListener("change", function () { form.submit(); });
+    });
     document.querySelectorAll(".copy-invite").forEach(function (button) {
       if (!navigator.clipboard) return;
       button.hidden = false;

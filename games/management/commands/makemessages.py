@@ -1,0 +1,8 @@
+"""Django's ``makemessages``, also reading the engine's ``ngettext_noop`` (a message with a plural,
+marked where the engine has no Django to translate it)."""
+
+from django.core.management.commands import makemessages
+
+
+class Command(makemessages.Command):
+    xgettext_options = [*makemessages.Command.xgettext_options, "--keyword=ngettext_noop:1,2"]
