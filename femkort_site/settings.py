@@ -217,7 +217,11 @@ CONTENT_SECURITY_POLICY = {
 
 # --- Hardening: bad URLs ---------------------------------------------------------------------
 # A NUL (or other control character) in a path would otherwise reach a query: PostgreSQL answers 500.
-MIDDLEWARE += ["femkort_site.security.RejectControlCharactersMiddleware"]
+# Early: before sessions, users and their languages are read for it.
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+    "femkort_site.security.RejectControlCharactersMiddleware",
+)
 # --- end bad URLs -------------------------------------------------------------------------------
 
 # --- Hardening: login throttling (django-axes) -------------------------------------------------

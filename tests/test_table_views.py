@@ -157,7 +157,10 @@ def test_your_hand_says_what_you_must_do(players):
     page = clients[state.to_act].get(reverse("table", args=[session.pk])).text
     assert "Your lead: play any card." in page
     assert "<title>Your turn" in page
-    assert re.search(r'aria-label="(Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King|Ace) of', page)
+    # A hand card's name starts with its visible label, then says it in full.
+    assert re.search(
+        r'aria-label="(10|[2-9JQKA])[♠♥♦♣], (Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King|Ace) of', page
+    )
 
 
 def test_host_chooses_the_computer_level(players):

@@ -95,8 +95,8 @@ def player(site, browser) -> Iterator:
     """A new player, signed up, in a phone-sized window; ``player.another()`` makes more."""
     made: list[Player] = []
 
-    def make(viewport: dict = PHONE) -> Player:
-        context = browser.new_context(viewport=viewport, base_url=site)
+    def make(viewport: dict = PHONE, locale: str = "en-GB") -> Player:
+        context = browser.new_context(viewport=viewport, base_url=site, locale=locale)
         made.append(Player.sign_up(context, f"p{os.getpid()}x{_count()}"))
         return made[-1]
 

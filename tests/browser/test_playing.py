@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from .conftest import DESKTOP
@@ -58,11 +59,16 @@ def test_the_sound_switch_silences_the_turn_and_is_remembered(player):
     assert me.page.locator("body").get_attribute("data-turn-sounds") is None
 
 
-def test_keyboard_only_play_keeps_focus_on_the_hand(player):
-    me = computers_table(player)
+@pytest.mark.parametrize("locale", ["en-GB", "sv-SE", "ru-RU", "uk-UA", "es-ES", "it-IT"])
+def test_keyboard_only_play_keeps_focus_on_the_hand_in_every_language(player, locale):
+    me = player(locale=locale)
+    me.open_table(seats=3, target="1")
+    me.add_computers(2)
+    me.start()
     page = me.page
     me.wait_for_turn()
     page.keyboard.press("ArrowRight")  # onto the hand
+    said = page.locator("#announcer")
     assert page.evaluate("document.activeElement.closest('.hand') !== null")
     while not page.locator(".result").count():
         if page.locator("#table[data-my-turn]").count():
@@ -80,6 +86,7 @@ def test_keyboard_only_play_keeps_focus_on_the_hand(player):
                 assert page.evaluate("document.activeElement.closest('.hand') !== null")
         page.wait_for_selector("#table[data-my-turn], .result")
     expect(page.locator(".result")).to_be_visible()
+    expect(said).not_to_be_empty()  # the screen reader's view: plays and results were said
 
 
 def test_cards_out_of_turn_are_inert_in_the_page(player):
