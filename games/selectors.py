@@ -50,6 +50,7 @@ def game_list() -> list[GameEntry]:
             _("%(low)d to %(high)d players") % {"low": rules.min_players, "high": rules.max_players},
         )
         for name, rules in GAMES.items()
+        if rules.on_site
     ]
 
 
@@ -80,7 +81,8 @@ def game_entry(rules: TrickGame) -> GameEntry:
 
 def game_or_first(name: str | None) -> TrickGame:
     """The game asked for, or the first one listed when the name is missing or unknown."""
-    return GAMES.get(name or "") or next(iter(GAMES.values()))
+    rules = GAMES.get(name or "")
+    return rules if rules is not None and rules.on_site else next(game for game in GAMES.values() if game.on_site)
 
 
 def say(text: Text) -> str:

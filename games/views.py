@@ -236,7 +236,7 @@ def rematch_decline(request: HttpRequest, session_id: int) -> HttpResponse:
 @require_safe
 def rules(request: HttpRequest, game: str) -> HttpResponse:
     """A game's rules for newcomers: its own text, then its table options from their declaration."""
-    if game not in GAMES:
+    if game not in GAMES or not GAMES[game].on_site:
         raise Http404
     chosen = GAMES[game]
     context = {

@@ -19,6 +19,7 @@ from games.table_html import table_html
 from tests.site_helpers import play_session, started_table
 
 pytestmark = pytest.mark.django_db
+ON_SITE = {name: rules for name, rules in GAMES.items() if rules.on_site}  # the lobby's games
 
 
 def logged_in(user) -> Client:
@@ -30,7 +31,7 @@ def logged_in(user) -> Client:
 def test_the_lobby_asks_for_the_game_first_then_shows_its_own_options(players):
     client = logged_in(players[0])
     first = client.get(reverse("lobby")).content.decode()
-    for rules in GAMES.values():
+    for rules in ON_SITE.values():
         assert f'href="?game={rules.name}"' in first
         assert f'href="/rules/{rules.name}/"' in first
     assert "Wins needed" in first
@@ -154,11 +155,11 @@ def test_pot_play_ratings_follow_chips(players):
     assert all(rating[winner.user_id] > rating[seat.user_id] for seat in seats if seat.pk != winner.pk)
 
 
-@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("game", list(ON_SITE))
 def test_each_game_has_a_rules_page_with_its_options(client, game):
     page = client.get(reverse("rules", args=[game])).content.decode()
-    assert GAMES[game].title in page
-    for option in GAMES[game].options_schema:
+    assert ON_SITE[game].title in page
+    for option in ON_SITE[game].options_schema:
         assert option.label in page
     assert "An example" in page
 

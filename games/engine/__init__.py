@@ -4,8 +4,9 @@ from .base import DealState, IllegalPlay, InvalidDeal, Match, Trick, TrickGame
 from .cards import CARDS, RANKS, SUITS, Card, NotationError, parse_card
 from .femkort import FEMKORT, FemkortMatch, FemkortOptions
 from .letzter_stich import LETZTER_STICH, LetzterStichMatch, LetzterStichOptions, settle_tokens
+from .nap import NAP, NapMatch, NapOptions
 
-GAMES: dict[str, TrickGame] = {game.name: game for game in (FEMKORT, LETZTER_STICH)}
+GAMES: dict[str, TrickGame] = {game.name: game for game in (FEMKORT, LETZTER_STICH, NAP)}
 
 
 def get_game(name: str) -> TrickGame:
@@ -20,6 +21,7 @@ __all__ = [
     "FEMKORT",
     "GAMES",
     "LETZTER_STICH",
+    "NAP",
     "RANKS",
     "SUITS",
     "Card",
@@ -31,6 +33,8 @@ __all__ = [
     "LetzterStichMatch",
     "LetzterStichOptions",
     "Match",
+    "NapMatch",
+    "NapOptions",
     "NotationError",
     "Trick",
     "TrickGame",

@@ -11,7 +11,7 @@ import time
 from . import FEMKORT, GAMES, InvalidDeal, NotationError
 from .base import DealState
 from .cards import parse_suit
-from .perft import perft
+from .perft import perft, perft_actions
 from .records import IllegalRecordPlay, RecordError, replay
 
 BENCH_DEALS = 200
@@ -25,7 +25,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--game", choices=sorted(GAMES), required=True)
     p.add_argument("--profile", choices=("modern", "classic"))
     p.add_argument("--trump", choices=tuple("SHDC"))
-    p.add_argument("--leader", type=int, required=True)
+    p.add_argument("--leader", type=int, help="who leads the first trick (games that start with a lead)")
+    p.add_argument("--dealer", type=int, help="who dealt (games that start with bids: every action counts)")
+    p.add_argument("--options", default="{}", help="the table options as JSON, e.g. '{\"wellington_blucher\": true}'")
     p.add_argument("--depth", type=int, required=True)
     p.add_argument("--hands", required=True, help='cards from seat 0, e.g. "AS,KS,QS,JS,TS/2H,3H,4H,5H,6H/..."')
     commands.add_parser("replay", help="replay a JSON deal record from stdin")
@@ -41,7 +43,11 @@ def main(argv: list[str] | None = None) -> int:
 
 def _perft(args: argparse.Namespace) -> int:
     game = GAMES[args.game]
+    if args.dealer is not None:
+        return _perft_actions(args)
     try:
+        if args.leader is None:
+            raise InvalidDeal("give --leader (or --dealer, to count every action from the deal's start)")
         if args.depth < 0:
             raise InvalidDeal("depth must be 0 or more")
         if (args.profile or args.trump) and "profile" not in {option.name for option in game.options_schema}:
@@ -61,7 +67,30 @@ def _perft(args: argparse.Namespace) -> int:
     return 0
 
 
+def _perft_actions(args: argparse.Namespace) -> int:
+    """Every action counts (bids, passes, cards): sequences of exactly ``--depth`` from the deal's start."""
+    game = GAMES[args.game]
+    try:
+        if args.depth < 0:
+            raise InvalidDeal("depth must be 0 or more")
+        raw = json.loads(args.options)
+        if not isinstance(raw, dict):
+            raise InvalidDeal("--options must be a JSON object")
+        options = game.parse_options(raw)
+        hands = [[card for card in hand.split(",") if card.strip()] for hand in args.hands.split("/")]
+        state = game.start(dealt=hands, dealer=args.dealer, options=options)
+    except json.JSONDecodeError as error:
+        print(f"perft: --options is not JSON: {error}", file=sys.stderr)
+        return 2
+    except (InvalidDeal, NotationError) as error:
+        print(f"perft: {error}", file=sys.stderr)
+        return 2
+    print(perft_actions(state, args.depth))
+    return 0
+
+
 def _replay() -> int:
+    record = None
     try:
         record = json.loads(sys.stdin.read())
         result = replay(record)
@@ -72,23 +101,36 @@ def _replay() -> int:
         print(f"replay: {error}", file=sys.stderr)
         return 2
     except IllegalRecordPlay as illegal:
-        error = illegal.error
-        print(
-            json.dumps(
-                {
-                    "error": "illegal_play",
-                    "index": illegal.index,
-                    "seat": error.seat,
-                    "card": error.card,
-                    "legal": error.legal,
-                    "rule": error.rule,
-                    "message": error.message,
-                }
-            )
-        )
+        print(json.dumps(_illegal(record, illegal)))
         return 1
     print(json.dumps(result))
     return 0
+
+
+def _illegal(record: dict, illegal: IllegalRecordPlay) -> dict:
+    """A record of ``actions`` names the refused action with the seat to act and all it could
+    have done; an older record of ``plays`` keeps the card-only form."""
+    error = illegal.error
+    if "actions" not in record:
+        return {
+            "error": "illegal_play",
+            "index": illegal.index,
+            "seat": error.seat,
+            "card": error.card,
+            "legal": error.legal,
+            "rule": error.rule,
+            "message": error.message,
+        }
+    state = illegal.state
+    return {
+        "error": "illegal_action",
+        "index": illegal.index,
+        "seat": state.to_act,
+        "action": record["actions"][illegal.index],
+        "legal": sorted(state.legal_actions()) if state.to_act is not None else [],
+        "rule": error.rule,
+        "message": error.message,
+    }
 
 
 def bench_deals(count: int, players: int = 4) -> list[DealState]:

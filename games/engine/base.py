@@ -93,6 +93,11 @@ class DealState:
     seats: tuple[int, ...] = field(default=())
     poll: RedealPoll | None = None  # a request for new cards, before the first card (an option)
     votes: int = 0  # actions in the poll (they all come before the first card)
+    # Games with an auction (bids, trump making) take these actions before the first card, while
+    # ``trick`` is None; ``contract`` is what the auction settled, in the game's own terms.
+    calls: tuple[str, ...] = ()
+    contract: Any = None
+    thrown_in: bool = False  # every seat passed: the deal ends unplayed, the next dealer deals
 
     @property
     def rules(self) -> TrickGame:
@@ -110,7 +115,7 @@ class DealState:
 
     @property
     def is_over(self) -> bool:
-        return len(self.tricks) == self.tricks_per_deal or self.redealt
+        return len(self.tricks) == self.tricks_per_deal or self.redealt or self.thrown_in
 
     @property
     def redealt(self) -> bool:
@@ -126,7 +131,7 @@ class DealState:
         if self.poll is not None and self.poll.outcome != "declined":
             return self.poll.voter
         if self.trick is None:
-            return None
+            return None if self.is_over else self.rules.auction_to_act(self)
         return self.seat_after(self.trick.leader, len(self.trick.cards))
 
     @property
@@ -137,7 +142,7 @@ class DealState:
     @property
     def action_count(self) -> int:
         """Actions taken so far: votes on new cards, then cards (the order they are stored in)."""
-        return self.votes + len(self.plays)
+        return self.votes + len(self.calls) + len(self.plays)
 
     @property
     def plays(self) -> list[Card]:
@@ -234,6 +239,7 @@ class TrickGame:
     max_players: ClassVar[int]
     packets: ClassVar[tuple[int, ...]]
     options_schema: ClassVar[tuple[Option, ...]] = ()
+    on_site: ClassVar[bool] = True  # offered in the lobby (a game may live in the engine first)
     counts_tricks: ClassVar[bool] = False  # show each seat's tricks taken this deal (they matter to the score)
     # For the computer players: does a seat want the deal's last trick (Femkort), or to avoid it?
     wants_last_trick: ClassVar[bool] = True
@@ -281,6 +287,19 @@ class TrickGame:
     def face_up(self, state: DealState) -> tuple[tuple[int, Card], ...]:
         """Cards the rules turn face up while still in a hand, as (seat, card): everyone may see them."""
         return ()
+
+    def auction_to_act(self, state: DealState) -> int | None:
+        """Who acts while the deal's auction runs (``trick`` is None); games without one never ask."""
+        return None
+
+    def replay_outcome(self, before: Any, state: DealState) -> dict[str, Any]:
+        """What a replayed record prints after its tricks: here the winner (and what the game's
+        ``record_result`` adds) once the deal is over; a game may reshape the whole answer."""
+        if state.redealt:
+            return {"winner": None, "redeal": True}
+        if state.is_over:
+            return {"winner": state.winner, **self.record_result(before, state)}
+        return {}
 
     def ranking(self, match: Match) -> tuple[float, ...]:
         """Each seat's final standing, higher is better, equal values tie: what ratings are moved by."""

@@ -72,3 +72,23 @@ def perft_plain(state: DealState, depth: int) -> int:
     if state.is_over:
         return 0
     return sum(perft_plain(state.play(card), depth - 1) for card in state.legal_cards())
+
+
+def perft_actions(state: DealState, depth: int) -> int:
+    """Sequences of exactly ``depth`` actions from ``state`` (bids, passes and cards alike); a deal
+    that ends sooner counts nothing. Positions reached by different orders are counted once each
+    (a memo keyed by the state, which is immutable)."""
+    memo: dict[tuple[DealState, int], int] = {}
+
+    def count(state: DealState, depth: int) -> int:
+        if depth == 0:
+            return 1
+        if state.is_over:
+            return 0
+        key = (state, depth)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = sum(count(state.apply(action), depth - 1) for action in state.legal_actions())
+        return found
+
+    return count(state, depth)

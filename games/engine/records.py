@@ -22,10 +22,11 @@ class RecordError(ValueError):
 
 
 class IllegalRecordPlay(Exception):
-    def __init__(self, index: int, error: IllegalPlay):
+    def __init__(self, index: int, error: IllegalPlay, state: DealState):
         super().__init__(error.message)
         self.index = index
         self.error = error
+        self.state = state  # the deal just before the refused action
 
 
 def start_from_record(record: object) -> tuple[DealState, list[str], int | None]:
@@ -72,20 +73,15 @@ def replay(record: object) -> dict[str, Any]:
         try:
             state = state.apply(action, seat=asker if index == 0 and action == REDEAL_YES else None)
         except IllegalPlay as error:
-            raise IllegalRecordPlay(index, error) from None
+            raise IllegalRecordPlay(index, error, state) from None
     tricks = [*state.tricks, *([state.trick] if state.trick and state.trick.cards else [])]
     result: dict[str, Any] = {
         "tricks": [{"leader": t.leader, "cards": list(t.cards), "winner": t.winner} for t in tricks],
     }
-    if state.redealt:
-        return result | {"winner": None, "redeal": True}
-    if state.is_over:
-        result["winner"] = state.winner
-        try:
-            result |= state.rules.record_result(before, state)
-        except InvalidDeal as error:
-            raise RecordError(str(error)) from None
-    return result
+    try:
+        return result | state.rules.replay_outcome(before, state)
+    except InvalidDeal as error:
+        raise RecordError(str(error)) from None
 
 
 def record_of(state: DealState) -> dict[str, Any]:

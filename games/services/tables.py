@@ -38,7 +38,7 @@ def table_create(
 ) -> GameSession:
     """A new table in the lobby (of the first game listed unless ``game`` says); the host takes seat 0."""
     game = game or next(iter(GAMES))
-    if game not in GAMES:
+    if game not in GAMES or not GAMES[game].on_site:
         raise TableError(_("Unknown game."))
     if turn_seconds not in dict(TURN_CLOCKS):
         raise TableError(_("Unknown turn clock."))
