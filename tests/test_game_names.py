@@ -13,9 +13,7 @@ from games.engine import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ["games", "accounts", "femkort_site", "tools"]
-GAME_MODULES = {
-    str(Path(inspect.getsourcefile(type(game))).resolve().relative_to(ROOT)) for game in GAMES.values()
-}
+GAME_MODULES = {str(Path(inspect.getsourcefile(type(game))).resolve().relative_to(ROOT)) for game in GAMES.values()}
 REGISTRY = "games/engine/__init__.py"  # the one list of games
 # Still naming a game, each for a reason to remove in turn:
 NOT_YET = {
