@@ -16,7 +16,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.bots")
     commands = parser.add_subparsers(dest="command", required=True)
     arena = commands.add_parser("arena", help="hero against a field over many deals")
-    arena.add_argument("--game", choices=sorted(GAMES), default=next(iter(GAMES)))
+    playable = sorted(name for name, rules in GAMES.items() if rules.on_site)  # the computers play these
+    arena.add_argument("--game", choices=playable, default=next(iter(GAMES)))
     arena.add_argument("--profile", choices=("modern", "classic"), help="games with a profile option")
     arena.add_argument(
         "--trump", action="store_true", help="games with a trump option: the dealer's fifth card sets trump"
