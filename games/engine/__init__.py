@@ -2,11 +2,12 @@
 
 from .base import DealState, IllegalPlay, InvalidDeal, Match, Trick, TrickGame
 from .cards import CARDS, RANKS, SUITS, Card, NotationError, parse_card
+from .euchre import EUCHRE, EuchreMatch, EuchreOptions
 from .femkort import FEMKORT, FemkortMatch, FemkortOptions
 from .letzter_stich import LETZTER_STICH, LetzterStichMatch, LetzterStichOptions, settle_tokens
 from .nap import NAP, NapMatch, NapOptions
 
-GAMES: dict[str, TrickGame] = {game.name: game for game in (FEMKORT, LETZTER_STICH, NAP)}
+GAMES: dict[str, TrickGame] = {game.name: game for game in (FEMKORT, LETZTER_STICH, NAP, EUCHRE)}
 
 
 def get_game(name: str) -> TrickGame:
@@ -18,6 +19,7 @@ def get_game(name: str) -> TrickGame:
 
 __all__ = [
     "CARDS",
+    "EUCHRE",
     "FEMKORT",
     "GAMES",
     "LETZTER_STICH",
@@ -26,6 +28,8 @@ __all__ = [
     "SUITS",
     "Card",
     "DealState",
+    "EuchreMatch",
+    "EuchreOptions",
     "FemkortMatch",
     "FemkortOptions",
     "IllegalPlay",

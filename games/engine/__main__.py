@@ -27,6 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--trump", choices=tuple("SHDC"))
     p.add_argument("--leader", type=int, help="who leads the first trick (games that start with a lead)")
     p.add_argument("--dealer", type=int, help="who dealt (games that start with bids: every action counts)")
+    p.add_argument("--upcard", help="the card turned up by the deal (Euchre)")
     p.add_argument("--options", default="{}", help="the table options as JSON, e.g. '{\"wellington_blucher\": true}'")
     p.add_argument("--depth", type=int, required=True)
     p.add_argument("--hands", required=True, help='cards from seat 0, e.g. "AS,KS,QS,JS,TS/2H,3H,4H,5H,6H/..."')
@@ -78,7 +79,8 @@ def _perft_actions(args: argparse.Namespace) -> int:
             raise InvalidDeal("--options must be a JSON object")
         options = game.parse_options(raw)
         hands = [[card for card in hand.split(",") if card.strip()] for hand in args.hands.split("/")]
-        state = game.start(dealt=hands, dealer=args.dealer, options=options)
+        upcard = {"upcard": args.upcard} if args.upcard else {}
+        state = game.start(dealt=hands, dealer=args.dealer, options=options, **upcard)
     except json.JSONDecodeError as error:
         print(f"perft: --options is not JSON: {error}", file=sys.stderr)
         return 2

@@ -98,6 +98,7 @@ class DealState:
     calls: tuple[str, ...] = ()
     contract: Any = None
     thrown_in: bool = False  # every seat passed: the deal ends unplayed, the next dealer deals
+    upcard: Card | None = None  # a card the deal turns face up beside the hands (Euchre)
 
     @property
     def rules(self) -> TrickGame:
@@ -362,8 +363,11 @@ class TrickGame:
         dealer: int,
         options: Any,
         trump: str | None = None,
+        upcard: str | None = None,
     ) -> DealState:
         """The state before the first lead, from hands as dealt (an empty hand sits the deal out)."""
+        if upcard is not None:
+            raise InvalidDeal(f"{self.name} turns up no card")
         players = len(dealt)
         seats = tuple(seat for seat, hand in enumerate(dealt) if hand)
         if len(seats) < 2 or players > self.max_players:

@@ -96,12 +96,18 @@ class Nap(TrickGame):
     # -- the auction ---------------------------------------------------------------
 
     def start(
-        self, *, dealt: Sequence[Sequence[Card]], dealer: int, options: NapOptions, trump: str | None = None
+        self,
+        *,
+        dealt: Sequence[Sequence[Card]],
+        dealer: int,
+        options: NapOptions,
+        trump: str | None = None,
+        upcard: str | None = None,
     ) -> DealState:
         """The deal before its first bid: no trick yet (the highest bidder leads it)."""
         if trump is not None:
             raise InvalidDeal("in nap the bidder's first card names trump")
-        return replace(super().start(dealt=dealt, dealer=dealer, options=options), trick=None)
+        return replace(super().start(dealt=dealt, dealer=dealer, options=options, upcard=upcard), trick=None)
 
     def auction_to_act(self, state: DealState) -> int | None:
         bids = len(state.calls)

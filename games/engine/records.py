@@ -56,7 +56,8 @@ def start_from_record(record: object) -> tuple[DealState, list[str], int | None]
         options = game.parse_options(raw_options)
         trump = raw_options.get("trump")
         trump = parse_suit(trump) if isinstance(trump, str) else None
-        state = game.start(dealt=hands, dealer=dealer, options=options, trump=trump)
+        upcard = {"upcard": record["upcard"]} if "upcard" in record else {}
+        state = game.start(dealt=hands, dealer=dealer, options=options, trump=trump, **upcard)
         return state, [parse_card(action) if len(action) == 2 else action for action in plays], asker
     except (InvalidDeal, NotationError) as error:
         raise RecordError(str(error)) from None

@@ -1,0 +1,410 @@
+"""Euchre: four players in two partnerships, an upcard, trump made in two rounds, the right and
+left bowers, going alone (RULES.md §5).
+
+Before the first card every decision is an action (``DealState.calls``), in the order of the
+rules' "decisions on the details": round one (``order``/``pass``), the dealer's ``discard:XX``
+after an order, round two (``pass``/``call:S``), the maker's ``alone``/``pass``, and after a lone
+maker each opponent's ``defend-alone``/``pass``. Then the seats sitting out leave
+``DealState.seats`` and play skips them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .base import Count, DealState, IllegalPlay, InvalidDeal, Text, Trick, TrickGame
+from .cards import BIT, Card, deck, parse_card
+from .options import Option, gettext_noop, ngettext_noop
+
+PASS, ORDER, ALONE, DEFEND = "pass", "order", "alone", "defend-alone"
+SAME_COLOUR = {"H": "D", "D": "H", "S": "C", "C": "S"}
+_RANK_ORDER = "789TJQKA"
+TEAMS = ((0, 2), (1, 3))
+
+
+def team_of(seat: int) -> int:
+    return seat % 2
+
+
+def suit_in_play(card: Card, trump: str | None) -> str:
+    """The suit a card follows and counts as: the left bower belongs to the trump suit."""
+    if trump is not None and card[0] == "J" and card[1] == SAME_COLOUR[trump]:
+        return trump
+    return card[1]
+
+
+def power(card: Card, led: str, trump: str) -> int:
+    """How strongly a card takes a trick led in ``led``: right bower, left bower, trumps, then the led suit."""
+    if card == "J" + trump:
+        return 100
+    if card == "J" + SAME_COLOUR[trump]:
+        return 99
+    suit = suit_in_play(card, trump)
+    if suit == trump:
+        return 50 + _RANK_ORDER.index(card[0])
+    return 10 + _RANK_ORDER.index(card[0]) if suit == led else 0
+
+
+@dataclass(frozen=True, slots=True)
+class EuchreOptions:
+    points: int = 5
+    stick_the_dealer: bool = False
+
+    def as_record(self, trump: str | None = None) -> dict[str, Any]:
+        return {"stick_the_dealer": self.stick_the_dealer} | ({"points": self.points} if self.points != 5 else {})
+
+
+@dataclass(frozen=True, slots=True)
+class Making:
+    """Where trump making stands after the calls so far."""
+
+    step: str  # "round1", "discard", "round2", "alone", "defend", "play", "thrown_in"
+    seat: int | None  # who acts now
+    maker: int | None = None
+    trump: str | None = None
+    alone: bool = False
+    defender: int | None = None  # the lone defender, if any
+    asked: int = 0  # defenders asked so far (defend step)
+
+
+class Euchre(TrickGame):
+    name = "euchre"
+    # Translators: the game's name stays as it is; add the local name in brackets where one exists.
+    title = gettext_noop("Euchre")
+    summary = gettext_noop("Two against two: make trump from the upcard, take three tricks of five, or go alone.")
+    min_players = 4
+    max_players = 4
+    packets = (3, 2)
+    counts_tricks = True
+    on_site = False  # the engine and its command line only, until the table can show trump making
+
+    options_schema = (
+        Option(
+            "points",
+            "choice",
+            "5",
+            gettext_noop("Points to win"),
+            gettext_noop("The first partnership to this many points wins the session."),
+            choices=(
+                ("5", gettext_noop("5 points")),
+                ("7", gettext_noop("7 points")),
+                ("10", gettext_noop("10 points")),
+            ),
+        ),
+        Option(
+            "stick_the_dealer",
+            "flag",
+            False,
+            gettext_noop("Stick the dealer"),
+            gettext_noop("When everyone passes twice, the dealer must name trump instead of throwing the deal in."),
+        ),
+    )
+
+    def describe(self, options: EuchreOptions) -> tuple[Text, ...]:
+        said = [Text(gettext_noop("first partnership to %(points)d points"), (("points", options.points),))]
+        if options.stick_the_dealer:
+            said.append(Text(gettext_noop("stick the dealer")))
+        return tuple(said)
+
+    def parse_options(self, raw: Mapping[str, Any] | None) -> EuchreOptions:
+        raw = dict(raw or {})
+        unknown = set(raw) - {"points", "stick_the_dealer"}
+        if unknown:
+            raise InvalidDeal(f"unknown euchre options: {', '.join(sorted(unknown))}")
+        points = raw.get("points", 5)
+        points = int(points) if isinstance(points, str) and points.isdigit() else points
+        stick = raw.get("stick_the_dealer", False)
+        if points not in (5, 7, 10) or isinstance(points, bool):
+            raise InvalidDeal("points must be 5, 7 or 10")
+        if not isinstance(stick, bool):
+            raise InvalidDeal("stick_the_dealer must be true or false")
+        return EuchreOptions(points=points, stick_the_dealer=stick)
+
+    def deck(self, players: int) -> tuple[Card, ...]:
+        if players != 4:
+            raise InvalidDeal(f"euchre is for 4 players, not {players}")
+        return deck(_RANK_ORDER)
+
+    # -- dealing ---------------------------------------------------------------
+
+    def deal(
+        self,
+        *,
+        players: int,
+        dealer: int,
+        options: EuchreOptions,
+        rng: random.Random,
+        seats: Sequence[int] | None = None,
+    ) -> DealState:
+        """Shuffle, cut, deal 3 then 2 from the dealer's left, and turn up the next card."""
+        cards = list(self.deck(players))
+        rng.shuffle(cards)
+        cut = rng.randrange(1, len(cards))
+        cards = cards[cut:] + cards[:cut]
+        dealt: list[list[Card]] = [[] for _ in range(players)]
+        for packet in self.packets:
+            for step in range(1, players + 1):
+                seat = (dealer + step) % players
+                dealt[seat].extend(cards[:packet])
+                del cards[:packet]
+        return self.start(dealt=dealt, dealer=dealer, options=options, upcard=cards[0])
+
+    def start(
+        self,
+        *,
+        dealt: Sequence[Sequence[Card]],
+        dealer: int,
+        options: EuchreOptions,
+        trump: str | None = None,
+        upcard: str | None = None,
+    ) -> DealState:
+        if trump is not None:
+            raise InvalidDeal("in euchre trump is made after the deal")
+        if len(dealt) != 4 or not all(dealt):
+            raise InvalidDeal("euchre deals five cards to each of four seats")
+        if upcard is None:
+            raise InvalidDeal("a euchre deal needs its upcard")
+        upcard = parse_card(upcard)
+        if upcard not in self.deck(4):
+            raise InvalidDeal(f"{upcard} is not in the euchre deck")
+        if any(upcard in hand for hand in dealt):
+            raise InvalidDeal(f"the upcard {upcard} is also in a hand")
+        state = super().start(dealt=dealt, dealer=dealer, options=options)
+        return replace(state, trick=None, upcard=upcard)
+
+    # -- making trump ------------------------------------------------------------
+
+    def making(self, state: DealState) -> Making:
+        """Read the calls from the start: who acts now and what has been settled."""
+        dealer, calls = state.dealer, state.calls
+        left = (dealer + 1) % 4
+        i = 0
+        # Round one: order or pass, the first order ends it.
+        maker = None
+        for turn in range(4):
+            if i == len(calls):
+                return Making("round1", (left + turn) % 4)
+            if calls[i] == ORDER:
+                maker, i = (left + turn) % 4, i + 1
+                break
+            i += 1
+        trump = None
+        if maker is not None:
+            trump = state.upcard[1]
+            if i == len(calls):
+                return Making("discard", dealer, maker, trump)
+            i += 1  # the dealer's discard
+        else:
+            for turn in range(4):
+                if i == len(calls):
+                    return Making("round2", (left + turn) % 4)
+                if calls[i].startswith("call:"):
+                    maker, trump, i = (left + turn) % 4, calls[i][5:], i + 1
+                    break
+                i += 1
+            if maker is None:
+                return Making("thrown_in", None)
+        if i == len(calls):
+            return Making("alone", maker, maker, trump)
+        alone = calls[i] == ALONE
+        i += 1
+        if not alone:
+            return Making("play", None, maker, trump)
+        for asked, opponent in enumerate(((maker + 1) % 4, (maker + 3) % 4)):
+            if i == len(calls):
+                return Making("defend", opponent, maker, trump, True, None, asked)
+            if calls[i] == DEFEND:
+                return Making("play", None, maker, trump, True, opponent)
+            i += 1
+        return Making("play", None, maker, trump, True)
+
+    def auction_to_act(self, state: DealState) -> int | None:
+        return self.making(state).seat
+
+    def legal_actions(self, state: DealState) -> list[str]:
+        if state.is_over:
+            return []
+        if state.trick is not None:
+            return state.legal_cards()
+        making = self.making(state)
+        if making.step == "round1":
+            return [PASS, ORDER]
+        if making.step == "discard":
+            return [f"discard:{card}" for card in state.hand(state.dealer)]
+        if making.step == "round2":
+            calls = [f"call:{suit}" for suit in "SHDC" if suit != state.upcard[1]]
+            return calls if stick_now(state, making) else [PASS, *calls]
+        if making.step == "alone":
+            return [PASS, ALONE]
+        return [PASS, DEFEND]
+
+    def apply(self, state: DealState, action: str, seat: int | None = None) -> DealState:
+        to_act = state.to_act
+        if to_act is None:
+            raise IllegalPlay("deal_over", "the deal is over", seat=seat, card=action, legal=[])
+        if seat is not None and seat != to_act:
+            raise IllegalPlay("not_your_turn", f"it is seat {to_act}'s turn", seat=seat, card=action, legal=[])
+        if state.trick is not None:
+            return self.play(state, action, seat)
+        legal = self.legal_actions(state)
+        if action not in legal:
+            raise IllegalPlay(
+                "not_now", f"{action} is not one of this step's actions", seat=to_act, card=action, legal=legal
+            )
+        state = replace(state, calls=(*state.calls, action))
+        if action.startswith("discard:"):
+            hands = list(state.hands)
+            hands[state.dealer] = hands[state.dealer] ^ BIT[action[8:]]
+            state = replace(state, hands=tuple(hands))
+        elif action == ORDER:  # the dealer picks the upcard up (six cards until the discard)
+            hands = list(state.hands)
+            hands[state.dealer] |= BIT[state.upcard]
+            state = replace(state, hands=tuple(hands))
+        making = self.making(state)
+        if making.step == "thrown_in":
+            return replace(state, thrown_in=True)
+        if making.step != "play":
+            return state
+        out = set()
+        if making.alone:
+            out.add((making.maker + 2) % 4)
+            if making.defender is not None:
+                out.add((making.defender + 2) % 4)
+        seats = tuple(seat for seat in range(4) if seat not in out)
+        first = (state.dealer + 1) % 4 if not making.alone else (making.maker + 1) % 4
+        while first in out:
+            first = (first + 1) % 4
+        contract = (making.maker, making.trump, making.alone, making.defender)
+        return replace(state, seats=seats, trump=making.trump, contract=contract, trick=Trick(leader=first))
+
+    # -- playing -----------------------------------------------------------------
+
+    def legal_mask(self, state: DealState) -> int:
+        seat = state.to_act
+        if seat is None or state.trick is None:
+            return 0
+        hand = state.hand(seat)
+        if not state.trick.cards:
+            return state.hands[seat]
+        led = suit_in_play(state.trick.cards[0], state.trump)
+        following = [card for card in hand if suit_in_play(card, state.trump) == led]
+        return sum(BIT[card] for card in following) if following else state.hands[seat]
+
+    def trick_winner(self, state: DealState, trick: Trick) -> int:
+        led = suit_in_play(trick.cards[0], state.trump)
+        strengths = [power(card, led, state.trump) for card in trick.cards]
+        return state.seat_after(trick.leader, strengths.index(max(strengths)))
+
+    def _broken_rule(self, state: DealState, seat: int, card: Card, legal: list[Card]) -> IllegalPlay:
+        led = suit_in_play(state.trick.cards[0], state.trump)
+        message = f"must follow {led} (the left bower counts as trump) with one of {', '.join(legal)}"
+        return IllegalPlay("must_follow", message, seat=seat, card=card, legal=legal)
+
+    # -- scoring -----------------------------------------------------------------
+
+    def tricks_won(self, state: DealState) -> tuple[int, int]:
+        return tuple(sum(team_of(t.winner) == team for t in state.tricks) for team in (0, 1))
+
+    def points(self, state: DealState) -> tuple[int, int]:
+        """The partnerships' points from a finished deal (none for a thrown-in deal)."""
+        if not state.is_over:
+            raise InvalidDeal("the deal is not over")
+        if state.thrown_in:
+            return (0, 0)
+        maker, _, alone, defender = state.contract
+        makers = team_of(maker)
+        taken = self.tricks_won(state)[makers]
+        points = [0, 0]
+        if taken == 5:
+            points[makers] = 4 if alone else 2
+        elif taken >= 3:
+            points[makers] = 1
+        else:
+            points[1 - makers] = 4 if defender is not None and taken == 0 else 2
+        return tuple(points)
+
+    def replay_outcome(self, before: Any, state: DealState) -> dict[str, Any]:
+        complete = [{"leader": t.leader, "cards": list(t.cards), "winner": t.winner} for t in state.tricks]
+        if not state.is_over:
+            return {"tricks": complete, "result": None}
+        if state.thrown_in:
+            return {"tricks": [], "result": {"thrown_in": True}}
+        maker, trump, alone, defender = state.contract
+        return {
+            "tricks": complete,
+            "result": {
+                "maker": maker,
+                "trump": trump,
+                "alone": alone,
+                "defender_alone": defender is not None,
+                "tricks_won": list(self.tricks_won(state)),
+                "points": list(self.points(state)),
+            },
+        }
+
+    def deal_score(self, state: DealState, seat: int) -> float:
+        return float(self.points(state)[team_of(seat)] > 0)
+
+    def seat_scores(self, match: EuchreMatch, seat: int, deal: DealState | None = None) -> tuple[Count, ...]:
+        return (Count(match.points[team_of(seat)], *ngettext_noop("%(count)d point", "%(count)d points")),)
+
+    def ranking(self, match: EuchreMatch) -> tuple[float, ...]:
+        return tuple(float(match.points[team_of(seat)]) for seat in range(4))
+
+    def new_match(self, *, players: int, options: EuchreOptions, rng: random.Random) -> EuchreMatch:
+        self.deck(players)
+        return EuchreMatch(options=options, dealer=rng.randrange(4))
+
+    def match_from_record(self, record: Mapping[str, Any], *, players: int, options: EuchreOptions) -> EuchreMatch:
+        self.deck(players)
+        return EuchreMatch(options=options, dealer=record["dealer"], points=tuple(record["points"]))
+
+
+def stick_now(state: DealState, making: Making) -> bool:
+    """Stick the dealer: in round two the dealer may not pass."""
+    return state.options.stick_the_dealer and making.seat == state.dealer
+
+
+@dataclass(frozen=True, slots=True)
+class EuchreMatch:
+    """Points per partnership (seats 0+2, 1+3); the first to the table's target wins, both partners."""
+
+    options: EuchreOptions
+    dealer: int
+    points: tuple[int, int] = (0, 0)
+    players: int = 4
+
+    @property
+    def finished(self) -> bool:
+        return max(self.points) >= self.options.points
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        if not self.finished:
+            return ()
+        return TEAMS[self.points.index(max(self.points))]
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self.points[team_of(seat)] for seat in range(4))
+
+    def to_record(self) -> dict[str, Any]:
+        return {"dealer": self.dealer, "points": list(self.points)}
+
+    def deal(self, rng: random.Random) -> DealState:
+        return EUCHRE.deal(players=4, dealer=self.dealer, options=self.options, rng=rng)
+
+    def settle(self, deal: DealState) -> EuchreMatch:
+        if self.finished:
+            raise InvalidDeal("the match is already over")
+        if deal.dealer != self.dealer:
+            raise InvalidDeal("only this match's next deal can be settled")
+        gained = EUCHRE.points(deal)
+        points = tuple(have + got for have, got in zip(self.points, gained, strict=True))
+        return replace(self, points=points, dealer=(self.dealer + 1) % 4)
+
+
+EUCHRE = Euchre()
