@@ -18,6 +18,7 @@ from typing import Any
 from .base import Count, DealState, IllegalPlay, InvalidDeal, Text, Trick, TrickGame
 from .cards import BIT, Card, deck, parse_card
 from .options import Option, gettext_noop, ngettext_noop
+from .views import HIDDEN_DISCARD
 
 PASS, ORDER, ALONE, DEFEND = "pass", "order", "alone", "defend-alone"
 SAME_COLOUR = {"H": "D", "D": "H", "S": "C", "C": "S"}
@@ -250,6 +251,8 @@ class Euchre(TrickGame):
         if state.trick is not None:
             return self.play(state, action, seat)
         legal = self.legal_actions(state)
+        if action == HIDDEN_DISCARD and self.making(state).step == "discard":
+            return self._hidden_discard(state)
         if action not in legal:
             raise IllegalPlay(
                 "not_now", f"{action} is not one of this step's actions", seat=to_act, card=action, legal=legal
@@ -273,12 +276,27 @@ class Euchre(TrickGame):
             out.add((making.maker + 2) % 4)
             if making.defender is not None:
                 out.add((making.defender + 2) % 4)
+        if HIDDEN_DISCARD in state.calls and state.dealer not in out:
+            raise IllegalPlay(
+                "hidden_discard",
+                "the dealer plays this deal, so the discard must name its card",
+                seat=state.dealer,
+                card=HIDDEN_DISCARD,
+                legal=[],
+            )
         seats = tuple(seat for seat in range(4) if seat not in out)
         first = (state.dealer + 1) % 4 if not making.alone else (making.maker + 1) % 4
         while first in out:
             first = (first + 1) % 4
         contract = (making.maker, making.trump, making.alone, making.defender)
         return replace(state, seats=seats, trump=making.trump, contract=contract, trick=Trick(leader=first))
+
+    def _hidden_discard(self, state: DealState) -> DealState:
+        """A replayed export whose discard was never shown: allowed only if the dealer then sits
+        the deal out (a partner alone), when which card left the hand changes nothing."""
+        going = self.apply(replace(state, hands=state.hands), f"discard:{state.upcard}")
+        going = replace(going, calls=(*state.calls, HIDDEN_DISCARD))
+        return going
 
     # -- playing -----------------------------------------------------------------
 

@@ -113,6 +113,8 @@ def _actions_of(view: SeatView) -> dict[str, Any]:
     """The cards as ``plays``; after a refused request for new cards, ``actions`` (the votes,
     then the cards) and who asked, since anyone may ask out of turn."""
     cards = [card for trick in view.tricks for card in trick.cards]
+    if view.calls or view.upcard:
+        return {"actions": [*view.calls, *cards]} | ({"upcard": view.upcard} if view.upcard else {})
     poll = view.poll
     if poll is None:
         return {"plays": cards}

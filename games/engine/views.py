@@ -35,6 +35,11 @@ class SeatView:
     dealt: tuple[tuple[Card, ...], ...] = ()  # every hand as dealt: only in a view for everyone
     actions: tuple[str, ...] = ()  # what this seat may do now: its legal actions, or asking for new cards
     poll: RedealPoll | None = None  # a request for new cards (public)
+    # Games with an auction: the bids and trump making so far (a discard shows its card to the
+    # dealer alone), what they settled, and a card the deal turned up beside the hands.
+    calls: tuple[str, ...] = ()
+    contract: Any = None
+    upcard: Card | None = None
 
     @property
     def my_turn(self) -> bool:
@@ -58,6 +63,7 @@ class SeatView:
         return "follow", led
 
 
+HIDDEN_DISCARD = "discard"
 EVERYONE = "everyone"  # a viewer who may see every hand: only once the deal is over
 Viewer = int | None | Literal["everyone"]
 
@@ -76,8 +82,10 @@ def view_for(state: DealState, seat: Viewer, scores: tuple[int, ...] = ()) -> Se
     if seat == EVERYONE:
         if not state.is_over:
             raise HiddenCards("every hand is shown only once the deal is over")
-        return replace(view_for(state, None, scores), seat=None, dealt=state.dealt)
-    mine = seat is not None and seat in state.seats
+        # A discard is shown only where the cards played give it away (the dealer played all five).
+        calls = state.calls if state.dealer in state.seats else _hide_discard(state.calls)
+        return replace(view_for(state, None, scores), seat=None, dealt=state.dealt, calls=calls)
+    mine = seat is not None and 0 <= seat < state.players and bool(state.dealt[seat])  # sitting out: still yours
     return SeatView(
         game=state.game,
         options=state.options.as_record(state.trump),
@@ -98,7 +106,15 @@ def view_for(state: DealState, seat: Viewer, scores: tuple[int, ...] = ()) -> Se
         face_up=state.rules.face_up(state),
         actions=_actions(state, seat) if mine else (),
         poll=state.poll,
+        calls=state.calls if seat == state.dealer else _hide_discard(state.calls),
+        contract=state.contract,
+        upcard=state.upcard,
     )
+
+
+def _hide_discard(calls: tuple[str, ...]) -> tuple[str, ...]:
+    """A discard as others see it: that the dealer discarded, not what."""
+    return tuple(HIDDEN_DISCARD if call.startswith(HIDDEN_DISCARD + ":") else call for call in calls)
 
 
 def _actions(state: DealState, seat: int) -> tuple[str, ...]:
