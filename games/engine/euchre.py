@@ -15,7 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .base import Count, DealState, IllegalPlay, InvalidDeal, Text, Trick, TrickGame
+from .auction import AuctionGame
+from .base import Count, DealState, IllegalPlay, InvalidDeal, Text, Trick
 from .cards import BIT, Card, deck, parse_card
 from .options import Option, gettext_noop, ngettext_noop
 from .views import HIDDEN_DISCARD
@@ -71,7 +72,7 @@ class Making:
     asked: int = 0  # defenders asked so far (defend step)
 
 
-class Euchre(TrickGame):
+class Euchre(AuctionGame):
     name = "euchre"
     # Translators: the game's name stays as it is; add the local name in brackets where one exists.
     title = gettext_noop("Euchre")
@@ -242,20 +243,13 @@ class Euchre(TrickGame):
             return [PASS, ALONE]
         return [PASS, DEFEND]
 
-    def apply(self, state: DealState, action: str, seat: int | None = None) -> DealState:
-        to_act = state.to_act
-        if to_act is None:
-            raise IllegalPlay("deal_over", "the deal is over", seat=seat, card=action, legal=[])
-        if seat is not None and seat != to_act:
-            raise IllegalPlay("not_your_turn", f"it is seat {to_act}'s turn", seat=seat, card=action, legal=[])
-        if state.trick is not None:
-            return self.play(state, action, seat)
+    def call(self, state: DealState, action: str) -> DealState:
         legal = self.legal_actions(state)
         if action == HIDDEN_DISCARD and self.making(state).step == "discard":
             return self._hidden_discard(state)
         if action not in legal:
             raise IllegalPlay(
-                "not_now", f"{action} is not one of this step's actions", seat=to_act, card=action, legal=legal
+                "not_now", f"{action} is not one of this step's actions", seat=state.to_act, card=action, legal=legal
             )
         state = replace(state, calls=(*state.calls, action))
         if action.startswith("discard:"):
@@ -294,9 +288,8 @@ class Euchre(TrickGame):
     def _hidden_discard(self, state: DealState) -> DealState:
         """A replayed export whose discard was never shown: allowed only if the dealer then sits
         the deal out (a partner alone), when which card left the hand changes nothing."""
-        going = self.apply(replace(state, hands=state.hands), f"discard:{state.upcard}")
-        going = replace(going, calls=(*state.calls, HIDDEN_DISCARD))
-        return going
+        going = self.call(state, f"discard:{state.upcard}")
+        return replace(going, calls=(*state.calls, HIDDEN_DISCARD))
 
     # -- playing -----------------------------------------------------------------
 
@@ -344,23 +337,15 @@ class Euchre(TrickGame):
             points[1 - makers] = 4 if defender is not None and taken == 0 else 2
         return tuple(points)
 
-    def replay_outcome(self, before: Any, state: DealState) -> dict[str, Any]:
-        complete = [{"leader": t.leader, "cards": list(t.cards), "winner": t.winner} for t in state.tricks]
-        if not state.is_over:
-            return {"tricks": complete, "result": None}
-        if state.thrown_in:
-            return {"tricks": [], "result": {"thrown_in": True}}
+    def deal_outcome(self, state: DealState) -> dict[str, Any]:
         maker, trump, alone, defender = state.contract
         return {
-            "tricks": complete,
-            "result": {
-                "maker": maker,
-                "trump": trump,
-                "alone": alone,
-                "defender_alone": defender is not None,
-                "tricks_won": list(self.tricks_won(state)),
-                "points": list(self.points(state)),
-            },
+            "maker": maker,
+            "trump": trump,
+            "alone": alone,
+            "defender_alone": defender is not None,
+            "tricks_won": list(self.tricks_won(state)),
+            "points": list(self.points(state)),
         }
 
     def deal_score(self, state: DealState, seat: int) -> float:

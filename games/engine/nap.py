@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .base import Count, DealState, IllegalPlay, InvalidDeal, Text, Trick, TrickGame
+from .auction import AuctionGame
+from .base import Count, DealState, IllegalPlay, InvalidDeal, Text, Trick
 from .cards import Card, deck
 from .options import Option, gettext_noop, ngettext_noop
 
@@ -37,7 +38,7 @@ class NapOptions:
         return {"wellington_blucher": self.wellington_blucher} | ({"rounds": self.rounds} if self.rounds != 2 else {})
 
 
-class Nap(TrickGame):
+class Nap(AuctionGame):
     name = "nap"
     # Translators: the game's name stays as it is; add the local name in brackets where one exists.
     title = gettext_noop("Nap")
@@ -126,22 +127,11 @@ class Nap(TrickGame):
         above = ladder[ladder.index(highest) + 1 :] if highest else ladder
         return [bid for bid in above if ONLY_AFTER.get(bid, highest) == highest]
 
-    def apply(self, state: DealState, action: str, seat: int | None = None) -> DealState:
-        to_act = state.to_act
-        if to_act is None:
-            raise IllegalPlay("deal_over", "the deal is over", seat=seat, card=action, legal=[])
-        if seat is not None and seat != to_act:
-            raise IllegalPlay("not_your_turn", f"it is seat {to_act}'s turn", seat=seat, card=action, legal=[])
-        if state.trick is not None:
-            if action == PASS or action in LADDER:
-                raise IllegalPlay(
-                    "bidding_over", "the bidding is over: play a card", seat=to_act, card=action, legal=[]
-                )
-            return self.play(state, action, seat)
+    def call(self, state: DealState, action: str) -> DealState:
         legal = self.legal_actions(state)
         if action not in legal:
             raise IllegalPlay(
-                _why_not(action, state), f"{action} is not a legal bid now", seat=to_act, card=action, legal=legal
+                _why_not(action, state), f"{action} is not a legal bid now", seat=state.to_act, card=action, legal=legal
             )
         calls = (*state.calls, action)
         if len(calls) < len(state.seats):
@@ -154,6 +144,10 @@ class Nap(TrickGame):
 
     def play(self, state: DealState, card: Card, seat: int | None = None) -> DealState:
         """The deal's first card names trump; after that, follow suit if you can."""
+        if card == PASS or card in LADDER:
+            raise IllegalPlay(
+                "bidding_over", "the bidding is over: play a card", seat=state.to_act, card=card, legal=[]
+            )
         if state.trump is None and state.trick is not None and not state.tricks and not state.trick.cards:
             to_act = state.to_act
             if card in state.hand(to_act) and (seat is None or seat == to_act):
@@ -179,22 +173,14 @@ class Nap(TrickGame):
                 change[other] -= amount
         return tuple(change)
 
-    def replay_outcome(self, before: Any, state: DealState) -> dict[str, Any]:
-        complete = [{"leader": t.leader, "cards": list(t.cards), "winner": t.winner} for t in state.tricks]
-        if not state.is_over:
-            return {"tricks": complete, "result": None}
-        if state.thrown_in:
-            return {"tricks": [], "result": {"thrown_in": True}}
+    def deal_outcome(self, state: DealState) -> dict[str, Any]:
         bidder, bid = state.contract
         return {
-            "tricks": complete,
-            "result": {
-                "bidder": bidder,
-                "contract": bid,
-                "trump": state.trump,
-                "tricks_won": [sum(t.winner == seat for t in state.tricks) for seat in range(state.players)],
-                "chips": list(self.chips(state)),
-            },
+            "bidder": bidder,
+            "contract": bid,
+            "trump": state.trump,
+            "tricks_won": [sum(t.winner == seat for t in state.tricks) for seat in range(state.players)],
+            "chips": list(self.chips(state)),
         }
 
     def deal_score(self, state: DealState, seat: int) -> float:
