@@ -86,3 +86,15 @@ class Player:
             if self.page.locator("#table[data-my-turn]").count() and self.playable().count():
                 self.play_a_card()
             self.page.wait_for_selector("#table[data-my-turn], .result", timeout=timeout)
+
+
+def play_together(players: list[Player], check=None) -> None:
+    """Everyone plays whatever is allowed on their turn until every page shows the result;
+    ``check`` runs after each round of turns."""
+    while not all(someone.page.locator(".result").count() for someone in players):
+        for someone in players:
+            if someone.page.locator("#table[data-my-turn]").count() and someone.playable().count():
+                someone.play_a_card()
+        players[0].page.wait_for_timeout(50)
+        if check is not None:
+            check()

@@ -10,6 +10,7 @@ from django.utils import translation
 from playwright.sync_api import expect
 
 from .conftest import DESKTOP
+from .pages import play_together
 
 LOCALES = {"en": "en-GB", "sv": "sv-SE", "ru": "ru-RU", "uk": "uk-UA", "es": "es-ES", "it": "it-IT"}
 AXE = Axe()
@@ -92,14 +93,13 @@ def test_a_russian_and_a_swedish_browser_at_one_table_each_see_their_own_languag
             texts[language] = (translation.gettext("Leave this session…"), translation.gettext("Your hand"))
     expect(anna.page.locator(".leave a")).to_have_text(texts["ru"][0])
     expect(bjorn.page.locator(".leave a")).to_have_text(texts["sv"][0])
-    while not (anna.page.locator(".result").count() and bjorn.page.locator(".result").count()):
-        for someone in (anna, bjorn):
-            if someone.page.locator("#table[data-my-turn]").count() and someone.playable().count():
-                someone.play_a_card()
-        anna.page.wait_for_timeout(50)
-        # Every pushed view stays in each player's own language.
+
+    def in_their_own_language() -> None:
+        """Every pushed view stays in each player's own language."""
         assert anna.page.locator("html").get_attribute("lang") == "ru"
         for english in ("Waiting for", "Your turn", "Your lead"):
             assert english not in anna.page.locator("#table").inner_text()
             assert english not in bjorn.page.locator("#table").inner_text()
+
+    play_together([anna, bjorn], check=in_their_own_language)
     assert anna.page.locator(".hand, .result").first.is_visible()

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import DESKTOP
+from .pages import play_together
 
 
 def computers_table(player, seats: int = 3, viewport=None):
@@ -134,11 +135,7 @@ def test_two_players_at_one_table_over_websockets_with_chat(player):
     anna.page.wait_for_timeout(500)
     expect(anna.page.locator("#chat-log")).not_to_contain_text("still there?")
 
-    while not (anna.page.locator(".result").count() and bjorn.page.locator(".result").count()):
-        for someone in (anna, bjorn):
-            if someone.page.locator("#table[data-my-turn]").count() and someone.playable().count():
-                someone.play_a_card()
-        anna.page.wait_for_timeout(50)
+    play_together([anna, bjorn])
     expect(bjorn.page.locator(".result")).to_have_text(anna.page.locator(".result").inner_text())
 
 
