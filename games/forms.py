@@ -2,10 +2,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import TrickGame
-from games.engine.base import ACTION_WORDS
-from games.engine.cards import CARDS
+from games.engine.base import looks_like_action
 from games.engine.options import Option, from_form
-from games.services.tables import MAX_SEATS, MIN_SEATS
+from games.records import MAX_SEATS, MIN_SEATS
 
 
 class TableForm(forms.Form):
@@ -78,10 +77,15 @@ def _plain_field(option: Option, label: str, help_text: str) -> forms.Field:
 
 
 class PlayForm(forms.Form):
-    """A card, or an action word (a vote on new cards)."""
+    """A card, or an action word (a bid, a call, a vote on new cards); the rules judge it."""
 
-    card = forms.ChoiceField(choices=[(c, c) for c in (*CARDS, *ACTION_WORDS)])
+    card = forms.CharField(max_length=20)
     seq = forms.IntegerField(min_value=0)
+
+    def clean_card(self) -> str:
+        if not looks_like_action(self.cleaned_data["card"]):
+            raise forms.ValidationError(_("That move was not understood; nothing changed."))
+        return self.cleaned_data["card"]
 
 
 class SeatForm(forms.Form):

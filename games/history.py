@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from django.db.models import QuerySet
 from django.http import Http404
@@ -15,10 +15,10 @@ from accounts.models import User
 from .engine import get_game
 from .engine.base import Match, winning_card
 from .engine.records import public_record
-from .engine.views import EVERYONE, HiddenCards, view_for
+from .engine.views import EVERYONE, HIDDEN_DISCARD, HiddenCards, view_for
 from .models import Deal, GameSession, PeriodStanding, Seat, Standing
 from .records import deal_state
-from .selectors import CardView, card_view, say_count, trick_view
+from .selectors import CardView, card_view, say, say_count, trick_view
 from .services.standings import period_starts
 
 PERIODS = ("all", "month", "week")
@@ -28,14 +28,14 @@ BOARDS = ("sessions", "rating")
 def finished_deal(deal_id: int) -> Deal:
     """A deal that may be shown whole: only once it is over, so no hidden card is ever revealed."""
     deal = Deal.objects.select_related("session").filter(pk=deal_id).first()
-    if deal is None or deal.winner is None:
+    if deal is None or deal.finished is None:
         raise Http404("No finished deal with that number.")
     return deal
 
 
 def deal_export(deal: Deal) -> dict:
     """The deal's record, with what its game carries of the session before it (tokens and pot)."""
-    record = next(row.record for row in session_history(deal.session) if row.deal.pk == deal.pk)
+    record = next((row.record for row in session_history(deal.session) if row.deal.pk == deal.pk), None)
     if record is None:
         raise Http404("This deal's cards were not kept.")
     return record
@@ -58,7 +58,7 @@ def session_history(session: GameSession) -> list[DealRow]:
     Only the match's end is stored: it is replayed from its start through each deal (the
     game settles them as it did in play), so each deal's export can carry what came before.
     """
-    deals = list(session.deals.filter(winner__isnull=False).order_by("number"))
+    deals = list(session.deals.filter(finished__isnull=False).order_by("number"))
     if not deals:
         return []
     rules = get_game(session.game)
@@ -68,6 +68,8 @@ def session_history(session: GameSession) -> list[DealRow]:
     rows = []
     for deal in deals:
         state = deal_state(deal)
+        if state.redealt:  # dealt again by agreement: nothing was played or settled
+            continue
         if match is None or not state.is_over:  # plays not kept (generated history): nothing to show or follow
             match = None
             rows.append(DealRow(deal, None, None))
@@ -101,6 +103,7 @@ class ReplaySeat:
     hand: list[CardView]
     played: list[CardView]
     tricks_won: int
+    sitting_out: bool = False
 
 
 @dataclass
@@ -111,31 +114,46 @@ class Replay:
     seats: list[ReplaySeat]
     trick: list[CardView]
     trick_starts: list[int]
-    winner_name: str
     result: str = ""
+    bidding: list[str] = field(default_factory=list)  # the bids and calls up to this step, in words
 
 
 def replay_at(deal: Deal, step: int) -> Replay:
-    """The finished deal after ``step`` cards, every hand face up (the deal is over)."""
+    """The finished deal after ``step`` actions, every hand face up (the deal is over) except what
+    nobody saw: a dealer's discard, and the hand of a seat sitting the deal out."""
+    whole = deal_state(deal)
+    if whole.redealt:
+        raise Http404("That deal was dealt again before anyone played.")
     try:
-        view_for(deal_state(deal), EVERYONE)  # hands are shown only if the deal is over
+        seen = view_for(whole, EVERYONE)  # hands are shown only if the deal is over
     except HiddenCards:
         raise Http404("This deal's cards were not kept.") from None
-    cards = list(deal.plays.values_list("seat", "action"))
-    step = max(0, min(step, len(cards)))
-    state = deal_state(deal, cards[:step])
+    hidden = HIDDEN_DISCARD in seen.calls
+    actions = [
+        (seat, HIDDEN_DISCARD if hidden and action.startswith(HIDDEN_DISCARD + ":") else action)
+        for seat, action in deal.plays.values_list("seat", "action")
+    ]
+    step = max(0, min(step, len(actions)))
+    state = deal_state(deal, actions[:step])
+    rules = get_game(deal.session.game)
     seats = list(deal.session.seats.select_related("user").order_by("position"))
     names = [seat.name for seat in seats]
     won_cards = {winning_card(state.seats, trick) for trick in state.tricks}
+    discarded = hidden and HIDDEN_DISCARD in state.calls
+
+    def shown(position: int) -> bool:
+        return position in seen.seats or (state.trick is None and not (discarded and position == deal.dealer))
+
     panels = [
         ReplaySeat(
             position=seat.position,
             name=seat.name,
             is_dealer=seat.position == deal.dealer,
             to_act=seat.position == state.to_act,
-            hand=[card_view(c) for c in state.hand(seat.position)],
+            hand=[card_view(c) for c in state.hand(seat.position)] if shown(seat.position) else [],
             played=[card_view(c, won=c in won_cards) for c in state.played_by(seat.position)],
             tricks_won=sum(trick.winner == seat.position for trick in state.tricks),
+            sitting_out=seat.position not in seen.seats,
         )
         for seat in seats
         if seat.position < state.players
@@ -145,20 +163,19 @@ def replay_at(deal: Deal, step: int) -> Replay:
         trick = trick_view(state.seats, state.trick, names)
     elif state.tricks and step:
         trick = trick_view(state.seats, state.tricks[-1], names, mark_winner=True)
-    per_trick = len(state.seats)
+    first_card = len(actions) - len([card for trick in seen.tricks for card in trick.cards])
     return Replay(
         deal=deal,
         step=step,
-        total=len(cards),
+        total=len(actions),
         seats=panels,
         trick=trick,
-        trick_starts=list(range(0, len(cards), per_trick)),
-        winner_name=seats[deal.winner].name,
-        result=_(get_game(deal.session.game).deal_result(deal_state(deal)))
-        % {
-            "name": seats[deal.winner].name,
-            "number": deal.number,
-        },
+        trick_starts=list(range(first_card, len(actions), len(seen.seats))),
+        result=say(rules.deal_result(whole), names, number=deal.number),
+        bidding=[
+            say(rules.call_said(call), names, name=names[seat])
+            for call, seat in zip(state.calls, state.callers, strict=True)
+        ],
     )
 
 
@@ -228,23 +245,20 @@ def _rivals(player: User, count: int = 5) -> list[dict]:
     on a large history.
     """
     mine = dict(
-        Seat.objects.filter(user=player, session__status=GameSession.Status.FINISHED).values_list(
-            "session_id", "session__winner_id"
-        )
+        Seat.objects.filter(user=player, session__status=GameSession.Status.FINISHED).values_list("session_id", "won")
     )
-    my_seats = set(Seat.objects.filter(user=player, session_id__in=mine).values_list("pk", flat=True))
     tally: dict[int, dict] = {}
     others = Seat.objects.filter(session_id__in=list(mine), user__isnull=False).exclude(user=player)
-    for pk, session_id, username, display_name, user_id in others.values_list(
-        "pk", "session_id", "user__username", "user__display_name", "user_id"
+    for won, session_id, username, display_name, user_id in others.values_list(
+        "won", "session_id", "user__username", "user__display_name", "user_id"
     ):
         row = tally.setdefault(
             user_id,
             {"user__username": username, "user__display_name": display_name, "met": 0, "their_wins": 0, "my_wins": 0},
         )
         row["met"] += 1
-        row["their_wins"] += mine[session_id] == pk
-        row["my_wins"] += mine[session_id] in my_seats
+        row["their_wins"] += won
+        row["my_wins"] += mine[session_id]
     return sorted(tally.values(), key=lambda row: (-row["met"], row["user__username"]))[:count]
 
 

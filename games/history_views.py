@@ -17,7 +17,11 @@ def session_page(request: HttpRequest, session_id: int) -> HttpResponse:
     session, seats, deals = history.session_detail(session_id)
     names = {seat.position: seat.name for seat in seats}
     after = {row.deal.pk: history.scores_after(session, seats, row) for row in history.session_history(session)}
-    rows = [(deal, names.get(deal.dealer, "?"), names.get(deal.winner, ""), after.get(deal.pk, "")) for deal in deals]
+    rows = [
+        (deal, names.get(deal.dealer, "?"), names.get(deal.winner, ""), after.get(deal.pk, ""))
+        for deal in deals
+        if deal.finished is None or deal.pk in after  # a deal dealt again by agreement is not listed
+    ]
     context = {"session": session, "seats": seats, "deals": rows, "result": session_result(session, seats)}
     return render(request, "games/session.html", context)
 

@@ -101,6 +101,9 @@ class Seat(models.Model):
         max_length=10, blank=True, help_text=_("Level of the computer playing for this seat's person, if one does.")
     )
     left = models.BooleanField(default=False, help_text=_("The person left the running session for good."))
+    won = models.BooleanField(
+        default=False, help_text=_("This seat won the session (alone, or with its partner in a partnership game).")
+    )
     seen = models.DateTimeField(null=True, blank=True, help_text=_("The person's last sign of life at this table."))
     invited = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -160,6 +163,9 @@ class Deal(models.Model):
     dealer = models.PositiveSmallIntegerField()
     hands = models.JSONField(help_text=_("Each seat's cards as dealt, from seat 0; empty for a seat sitting out."))
     trump = models.CharField(max_length=1, blank=True)
+    upcard = models.CharField(
+        max_length=2, blank=True, help_text=_("The card turned up beside the hands, in a game that has one.")
+    )
     options = models.JSONField(default=dict, help_text=_("The table options this deal was played under."))
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
     started = models.DateTimeField(auto_now_add=True)

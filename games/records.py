@@ -9,6 +9,13 @@ from games.engine.base import REDEAL_YES, DealState
 
 from .models import Deal, GameSession, Seat
 
+MIN_SEATS, MAX_SEATS = 2, 10  # a table's seats, within its game's own limits
+
+
+def players_needed(game: str) -> int:
+    """Seats that must be filled before a session of ``game`` starts."""
+    return max(MIN_SEATS, get_game(game).min_players)
+
 
 def deal_state(deal: Deal, actions: Sequence[str | tuple[int, str]] | None = None) -> DealState:
     """The deal now: its dealt hands with every stored action (or just ``actions``: cards, or
@@ -16,7 +23,8 @@ def deal_state(deal: Deal, actions: Sequence[str | tuple[int, str]] | None = Non
     anyone may do out of turn."""
     game = get_game(deal.session.game)
     options = game.parse_options(deal.options)
-    state = game.start(dealt=deal.hands, dealer=deal.dealer, options=options, trump=deal.trump or None)
+    upcard = {"upcard": deal.upcard} if deal.upcard else {}
+    state = game.start(dealt=deal.hands, dealer=deal.dealer, options=options, trump=deal.trump or None, **upcard)
     for item in deal.plays.values_list("seat", "action") if actions is None else actions:
         seat, action = item if isinstance(item, tuple) else (None, item)
         state = state.apply(action, seat=seat if action == REDEAL_YES else None)

@@ -12,18 +12,31 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, ngettext
+from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 
 from .cardnames import card_face, card_label, card_short, suit_name
 from .engine import GAMES, TrickGame
-from .engine.base import ACTION_WORDS, REDEAL_YES, DealState, Match, Text, Trick, playing_order, winning_card
+from .engine.base import (
+    ACTION_WORDS,
+    REDEAL_YES,
+    CardName,
+    DealState,
+    Match,
+    SeatName,
+    SuitName,
+    Text,
+    Trick,
+    playing_order,
+    winning_card,
+)
 from .engine.base import Count as Amount
+from .engine.cards import INDEX
 from .engine.views import EVERYONE, SeatView, view_for
 from .models import LEVEL_NAMES, PRESENCE_TIMEOUT, Connection, Deal, GameSession, Play, Seat
-from .records import deal_state, match_of
+from .records import deal_state, match_of, players_needed
 
 
 @dataclass(frozen=True)
@@ -85,9 +98,31 @@ def game_or_first(name: str | None) -> TrickGame:
     return rules if rules is not None and rules.on_site else next(game for game in GAMES.values() if game.on_site)
 
 
-def say(text: Text) -> str:
-    """A game's sentence in the viewer's language."""
-    return _(text.message) % dict(text.params) if text.params else _(text.message)
+def say(text: Text, names: Sequence[str] = (), **extra: object) -> str:
+    """A game's sentence in the viewer's language, its seats, cards and suits put in as words
+    (``names``: the seats' names); ``extra`` fills what only the site knows (a deal's number)."""
+    return _said(text, names, extra)
+
+
+def _said(text: Text, names: Sequence[str], extra: dict) -> str:
+    message = pgettext(text.context, text.message) if text.context else _(text.message)
+    if not text.params and not extra:
+        return message
+    return message % ({key: _param(value, names) for key, value in text.params} | extra)
+
+
+def _param(value: object, names: Sequence[str]) -> object:
+    if isinstance(value, SeatName):
+        return names[value.seat] if value.seat < len(names) else ""
+    if isinstance(value, CardName):
+        return card_short(value.card)
+    if isinstance(value, SuitName):
+        return suit_name(value.suit)
+    if isinstance(value, Text):
+        return _said(value, names, {})
+    if isinstance(value, Amount):
+        return say_count(value)
+    return value
 
 
 def say_count(count: Amount) -> str:
@@ -164,6 +199,9 @@ class SeatPanel:
     deadline: int | None = None  # the turn clock's end, in milliseconds since the epoch
     short_name: str = ""  # "Cleo", where ``name`` says "Cleo (computer, medium)"
     level: str = ""  # a computer's level, worded
+    team: int | None = None  # games of partnerships: which one (partners sit facing each other)
+    partner: str = ""  # the partner's name
+    sitting_out: bool = False  # this deal is played without this seat (a partner went alone)
 
 
 @dataclass(frozen=True)
@@ -210,6 +248,19 @@ class TableHeader:
     pot: int | None = None
     extra_deal: str = ""  # a tie-break deal, announced
     poll: str = ""  # a request for new cards, and how it stands
+    contract: tuple[str, ...] = ()  # what the auction settled, or where it stands
+    standing: tuple[str, ...] = ()  # the partnerships' scores
+    upcard: CardView | None = None  # the card turned up beside the hands, while trump is being made
+    bidding: tuple[str, ...] = ()  # this deal's bids and calls so far, in words, in order
+
+
+@dataclass(frozen=True)
+class ActionChoice:
+    """A button for a bid or call: what it says, and what it means."""
+
+    action: str
+    label: str
+    meaning: str = ""
 
 
 @dataclass
@@ -231,6 +282,8 @@ class TableView:
     can_join: bool
     finished_summary: str
     actions: tuple[str, ...] = ()  # besides cards: what the viewer may do now (ask for, agree to, refuse new cards)
+    needed: int = 2  # seats to fill before the session can start
+    choices: tuple[ActionChoice, ...] = ()  # the viewer's bids or calls, when it is their turn in an auction
     can_leave: bool = False
     can_reclaim: bool = False
     can_rematch: bool = False
@@ -334,6 +387,9 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
     playing = session.status == GameSession.Status.PLAYING
     mine = seats[me] if me is not None else None
     stood_in = bool(mine and mine.stand_in)  # a computer plays these cards: they are not the viewer's to play
+    rules = GAMES[session.game]
+    names = [seat.short_name for seat in seats]
+    acting = bool(view and playing and not stood_in)
     return TableView(
         session=session,
         my_seat=me,
@@ -342,16 +398,18 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
         hand=_hand(view),
         trick=trick,
         trick_taken=trick_taken,
-        prompt=_prompt(None if stood_in else view or (view_for(state, None) if state else None), seats, header),
+        prompt=_prompt(None if stood_in else view or (view_for(state, None) if state else None), seats, header, rules),
         deal_number=snapshot.deal.number if snapshot.deal else None,
         last_deal=last_deal,
         last_trick=last_trick,
         my_turn=bool(view and view.my_turn and playing and not stood_in),
         signed_in=signed_in,
-        can_start=waiting and is_host and filled >= 3,
+        can_start=waiting and is_host and filled >= players_needed(session.game),
+        needed=players_needed(session.game),
         can_join=waiting and signed_in and me is None and filled < len(seats),
         finished_summary=finished,
-        actions=tuple(a for a in view.actions if a in ACTION_WORDS) if view and playing and not stood_in else (),
+        actions=tuple(a for a in view.actions if a in ACTION_WORDS) if acting else (),
+        choices=_choices(rules, view, names) if acting and view.my_turn else (),
         can_leave=bool(playing and mine and not mine.left),
         can_reclaim=bool(playing and mine and mine.stand_in and not mine.left),
         can_rematch=session.status == GameSession.Status.FINISHED and is_host and session.rematch_id is None,
@@ -360,6 +418,17 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
         server_now=int(timezone.now().timestamp() * 1000),
         header=header,
     )
+
+
+def _choices(rules: TrickGame, view: SeatView, names: list[str]) -> tuple[ActionChoice, ...]:
+    """The bids or calls the viewer may make now, each worded with what it means."""
+    choices = []
+    for action in view.actions:
+        if action in ACTION_WORDS or action in INDEX:
+            continue
+        label, meaning = rules.action_text(action, view)
+        choices.append(ActionChoice(action, say(label, names), say(meaning, names) if meaning else ""))
+    return tuple(choices)
 
 
 def _public(snapshot: TableSnapshot, online: frozenset[int], me: int | None, viewer: int | None) -> tuple:
@@ -384,6 +453,7 @@ def _public(snapshot: TableSnapshot, online: frozenset[int], me: int | None, vie
                 rules,
                 match,
                 snapshot.state,
+                [s.short_name for s in snapshot.seats],
             )
             for seat in snapshot.seats
         ],
@@ -413,8 +483,11 @@ def _panel(
     rules: TrickGame,
     match: Match | None,
     deal: DealState | None,
+    names: list[str],
 ) -> SeatPanel:
     played = tuple(card_view(c, won=c in won) for c in view.played[seat.position]) if view else ()
+    team = next((i for i, team in enumerate(rules.teams(len(names))) if seat.position in team), None)
+    partners = [names[p] for p in rules.teams(len(names))[team] if p != seat.position] if team is not None else []
     taken = sum(trick.winner == seat.position for trick in view.tricks) if view and rules.counts_tricks else None
     return SeatPanel(
         position=seat.position,
@@ -437,6 +510,9 @@ def _panel(
         deadline=deadline if view and view.to_act == seat.position else None,
         kept_for=seat.invited.name if seat.invited_id and seat.is_empty else "",
         kept_for_me=bool(viewer and seat.invited_id == viewer),
+        team=team if partners else None,
+        partner=", ".join(partners),
+        sitting_out=bool(view and seat.position not in view.seats),
     )
 
 
@@ -460,7 +536,26 @@ def _header(snapshot: TableSnapshot, rules: TrickGame, match: Match | None, view
         pot=rules.pot(match, snapshot.state) if match is not None and snapshot.state is not None else None,
         extra_deal=tiebreak,
         poll=_poll(snapshot.state, [seat.name for seat in snapshot.seats]),
+        **_auction(snapshot, rules, match, view),
     )
+
+
+def _auction(snapshot: TableSnapshot, rules: TrickGame, match: Match | None, view: SeatView | None) -> dict:
+    """The header's words for a game with bidding or partnerships: the bids so far, what they
+    settled, the upcard while trump is being made, and the partnerships' scores."""
+    names = [seat.short_name for seat in snapshot.seats]
+    standing = tuple(say(text, names) for text in rules.match_facts(match)) if match is not None else ()
+    if view is None or snapshot.session.status != GameSession.Status.PLAYING:
+        return {"standing": standing}
+    callers = snapshot.state.callers
+    return {
+        "standing": standing,
+        "contract": tuple(say(text, names) for text in rules.contract_facts(view)) if view.calls or view.upcard else (),
+        "upcard": card_view(view.upcard) if view.upcard and view.contract is None else None,
+        "bidding": tuple(
+            say(rules.call_said(call), names, name=names[seat]) for call, seat in zip(view.calls, callers, strict=True)
+        ),
+    }
 
 
 def _poll(state: DealState | None, names: list[str]) -> str:
@@ -501,13 +596,15 @@ def trick_view(
 def _hand(view: SeatView | None) -> tuple[CardView, ...]:
     if not view:
         return ()
-    return tuple(card_view(card, legal=card in view.legal) for card in _sorted_hand(view.hand))
+    return tuple(card_view(card, legal=card in view.legal) for card in _sorted_hand(view.hand, view))
 
 
-def _sorted_hand(cards: tuple[str, ...]) -> list[str]:
+def _sorted_hand(cards: tuple[str, ...], view: SeatView) -> list[str]:
+    """By suit, alternating colours, highest first; a card that counts as another suit (a left
+    bower) sits with that suit."""
     order = "SHCD"
-    ranks = "23456789TJQKA"
-    return sorted(cards, key=lambda c: (order.index(c[1]), -ranks.index(c[0])))
+    rules, trump = view.rules, view.trump
+    return sorted(cards, key=lambda c: (order.index(rules.suit_of(c, trump)), -rules.card_rank(c, trump)))
 
 
 def _trick(view: SeatView | None, seats: list[Seat]) -> tuple[list[CardView], str]:
@@ -523,7 +620,11 @@ def _trick(view: SeatView | None, seats: list[Seat]) -> tuple[list[CardView], st
     return trick_view(view.seats, taken, names, mark_winner=True), message
 
 
-def _prompt(view: SeatView | None, seats: list[Seat], header: TableHeader | None = None) -> str:
+def _prompt(
+    view: SeatView | None, seats: list[Seat], header: TableHeader | None = None, rules: TrickGame | None = None
+) -> str:
+    if view is not None and view.my_turn and view.trick is None and rules is not None:
+        return say(rules.auction_prompt(view), [seat.short_name for seat in seats])
     prompt = _prompt_for(view, seats)
     if prompt and header is not None and header.trump:
         prompt = _("%(prompt)s Trump: %(suit)s.") % {"prompt": prompt, "suit": header.trump}
@@ -553,10 +654,7 @@ def _last_deal(snapshot: TableSnapshot, view: SeatView | None) -> tuple[str, lis
     names = [seat.short_name for seat in snapshot.seats]
     if state.redealt:
         return _("Everyone agreed to new cards: %(name)s deals again.") % {"name": names[state.dealer]}, []
-    message = _(GAMES[snapshot.session.game].deal_result(state)) % {
-        "name": names[finished.winner],
-        "number": finished.number,
-    }
+    message = say(GAMES[snapshot.session.game].deal_result(state), names, number=finished.number)
     seen = view_for(state, EVERYONE)  # the deal is over: its last trick is everyone's to see
     if not seen.tricks:
         return message, []
@@ -578,6 +676,11 @@ def session_result(session: GameSession, seats: Sequence[Seat]) -> str:
         if len(winners) < 2:
             return _("The session ended in a draw.")
         names = [seats[seat].name for seat in winners]
+        if tuple(sorted(winners)) in GAMES[session.game].teams(len(seats)):
+            return _("%(names)s and %(last)s win the session as partners.") % {
+                "names": ", ".join(names[:-1]),
+                "last": names[-1],
+            }
         return _("%(names)s and %(last)s share the win.") % {"names": ", ".join(names[:-1]), "last": names[-1]}
     winner = next(seat for seat in seats if seat.pk == session.winner_id)
     return _("%(name)s wins the session.") % {"name": winner.name}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from games import services
+from games.engine.base import ACTION_WORDS
 from games.models import GameSession, Seat
 from games.records import deal_state
 
@@ -42,5 +43,5 @@ def play_session(
             return session
         state = deal_state(session.deals.order_by("-number").first())
         user = Seat.objects.get(session=session, position=state.to_act).user
-        card = rng.choice(state.legal_cards())
+        card = rng.choice([action for action in state.legal_actions() if action not in ACTION_WORDS])
         services.card_play(session_id=session.pk, user=user, card=card, seen_seq=session.seq)

@@ -93,7 +93,7 @@ def test_replay_shows_every_hand_of_a_finished_deal(client, players):
     shown = set(re.findall(r'data-card="(..)"', start))
     assert shown == {card for hand in deal.hands for card in hand}
     middle = client.get(reverse("deal_replay", args=[deal.pk]), {"step": 4})
-    assert "card 4 of 15" in middle.text
+    assert "move 4 of 15" in middle.text
     assert client.get(reverse("deal_replay", args=[deal.pk]), {"step": "x"}).status_code == 200
 
 

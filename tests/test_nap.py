@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.engine import GAMES, NAP, IllegalPlay, InvalidDeal
+from games.engine import NAP, IllegalPlay, InvalidDeal
 from games.engine.perft import perft_actions
 from games.engine.records import replay
 from tests.test_engine_cli import engine
@@ -238,10 +238,9 @@ def test_the_command_line_replays_nap_and_names_illegal_actions():
     assert counted.stdout.strip().splitlines()[-1] == "56"
 
 
-def test_nap_lives_in_the_engine_but_is_not_offered_on_the_site_yet():
+def test_nap_is_offered_in_the_lobby_with_its_own_options_only():
     from games.selectors import game_list
 
-    assert "nap" in GAMES
-    assert "nap" not in [entry.name for entry in game_list()]
+    assert "nap" in [entry.name for entry in game_list()]
     with pytest.raises(InvalidDeal):
         NAP.parse_options({"stick_the_dealer": True})

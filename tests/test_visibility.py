@@ -4,13 +4,15 @@ import random
 
 import pytest
 
-from games.engine import GAMES
+from games.engine import GAMES, TrickGame
 from games.engine.records import public_record, replay
 from games.engine.views import EVERYONE, HiddenCards, view_for
 
 
-# The games the site shows; the views of a deal's bids and hidden discard come with their tables.
-@pytest.mark.parametrize("game", [name for name, rules in GAMES.items() if rules.on_site])
+# Games that start with the first lead; those with an auction are below.
+@pytest.mark.parametrize(
+    "game", [name for name, rules in GAMES.items() if rules.auction_to_act is TrickGame.auction_to_act]
+)
 def test_every_hand_is_shown_only_once_the_deal_is_over(game):
     rules = GAMES[game]
     state = rules.deal(players=3, dealer=0, options=rules.parse_options({}), rng=random.Random(7))
@@ -31,7 +33,7 @@ def test_every_hand_is_shown_only_once_the_deal_is_over(game):
     assert replay(record)["winner"] == state.winner
 
 
-@pytest.mark.parametrize("game", [name for name, rules in GAMES.items() if not rules.on_site])
+@pytest.mark.parametrize("game", ["nap", "euchre"])
 @pytest.mark.parametrize("seed", range(40))
 def test_games_with_an_auction_show_the_discard_to_the_dealer_alone_and_exports_replay(game, seed):
     rules = GAMES[game]

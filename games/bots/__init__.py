@@ -55,6 +55,8 @@ def act(player: ComputerPlayer, view: SeatView) -> str:
     """A computer's action: its answer when someone asks for new cards, else its card."""
     if REDEAL_NO in view.actions:
         return vote(view)
+    if not view.legal:  # an auction: until the levels bid, any legal call
+        return random.Random(repr(view)).choice([a for a in view.actions if a != REDEAL_YES])
     return player.choose(view)
 
 

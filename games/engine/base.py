@@ -19,20 +19,30 @@ a new game such as Nap or Euchre is one new module registered in ``GAMES``.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from .cards import BIT, CARDS, INDEX, SUITS, Card, from_mask, parse_card
+from .cards import BIT, CARDS, INDEX, RANKS, SUITS, Card, from_mask, parse_card
 from .options import Option, gettext_noop
 
 if TYPE_CHECKING:
     from .redeal import RedealPoll
+    from .views import SeatView
 from .tricks import NO_TRUMP, legal_mask, trick_standing
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 REDEAL_YES, REDEAL_NO = "redeal:yes", "redeal:no"  # ask for (or agree to) new cards; refuse
 ACTION_WORDS = (REDEAL_YES, REDEAL_NO)  # the words the games here take, besides cards
+# What an action may look like at all: a card, or a word with perhaps a card or suit after a colon
+# ("pass", "defend-alone", "bid:3", "call:H", "discard:9C"). Whether it is legal is the game's say.
+ACTION_SHAPE = re.compile(r"[a-z]+(?:-[a-z]+)*(?::[0-9A-Za-z]{1,3})?")
+
+
+def looks_like_action(action: object) -> bool:
+    """Could ``action`` be an action of some game (a card or an action word)? Cheap, for the edges."""
+    return isinstance(action, str) and len(action) <= 20 and (action in INDEX or bool(ACTION_SHAPE.fullmatch(action)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +51,28 @@ class Text:
 
     message: str
     params: tuple[tuple[str, Any], ...] = ()
+    context: str = ""  # the message's context, where the same words mean two things
+
+
+@dataclass(frozen=True, slots=True)
+class SeatName:
+    """A seat as a sentence's parameter: the site puts that seat's player's name in."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardName:
+    """A card as a sentence's parameter (the site writes it short: "J♥")."""
+
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class SuitName:
+    """A suit as a sentence's parameter (the site writes its name: "hearts")."""
+
+    suit: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,11 +88,20 @@ class IllegalPlay(ValueError):
     """A card that the rules forbid; ``rule`` names which rule, ``legal`` what was allowed."""
 
     def __init__(
-        self, rule: str, message: str, *, seat: int | None, card: Card, legal: list[Card], bar: Card | None = None
+        self,
+        rule: str,
+        message: str,
+        *,
+        seat: int | None,
+        card: Card,
+        legal: list[Card],
+        bar: Card | None = None,
+        suit: str | None = None,
     ):
         super().__init__(message)
         self.rule = rule
         self.bar = bar
+        self.suit = suit  # the suit to follow, where a card may follow a suit not its own (a bower)
         self.message = message
         self.seat = seat
         self.card = card
@@ -149,6 +190,11 @@ class DealState:
     def plays(self) -> list[Card]:
         cards = [card for trick in self.tricks for card in trick.cards]
         return cards + list(self.trick.cards) if self.trick else cards
+
+    @property
+    def callers(self) -> tuple[int, ...]:
+        """Who made each call of the auction so far, in order (calls are public, so is this)."""
+        return tuple(self.rules.auction_to_act(replace(self, calls=self.calls[:i])) for i in range(len(self.calls)))
 
     def seat_after(self, seat: int, steps: int = 1) -> int:
         """The seat ``steps`` places clockwise among those dealt in."""
@@ -259,10 +305,9 @@ class TrickGame:
         is the deal being played, if any (a stake already in the pot is no longer in front of the seat)."""
         return ()
 
-    def deal_result(self, deal: DealState) -> str:
-        """What the finished deal meant, as a message id with ``%(name)s`` (who took the last
-        trick) and ``%(number)d`` (the deal's number)."""
-        return gettext_noop("%(name)s took the last trick and won deal %(number)d.")
+    def deal_result(self, deal: DealState) -> Text:
+        """What the finished deal meant; the site adds ``%(number)d``, the deal's number."""
+        return Text(gettext_noop("%(name)s took the last trick and won deal %(number)d."), _winner(deal))
 
     def pot(self, match: Match, deal: DealState | None) -> int | None:
         """Chips or tokens in the pot now, if the game has one."""
@@ -287,6 +332,39 @@ class TrickGame:
 
     def face_up(self, state: DealState) -> tuple[tuple[int, Card], ...]:
         """Cards the rules turn face up while still in a hand, as (seat, card): everyone may see them."""
+        return ()
+
+    def suit_of(self, card: Card, trump: str | None) -> str:
+        """The suit a card follows and counts as (a game with bowers moves one to trump)."""
+        return card[1]
+
+    def card_rank(self, card: Card, trump: str | None) -> int:
+        """How high a card stands within the suit it counts as (for sorting a hand)."""
+        return RANKS.index(card[0])
+
+    def teams(self, players: int) -> tuple[tuple[int, ...], ...]:
+        """Seats that win and lose together (partnerships); here every seat plays for itself."""
+        return tuple((seat,) for seat in range(players))
+
+    def action_text(self, action: str, view: SeatView) -> tuple[Text, Text | None]:
+        """A button for an action other than a card: what it says, and what it means if that
+        needs saying. Games with an auction word their bids and calls."""
+        return Text(action), None
+
+    def call_said(self, call: str) -> Text:
+        """A bid or call as the table announces it (``%(name)s`` is the seat that made it)."""
+        raise NotImplementedError(f"{self.name} has no auction")
+
+    def auction_prompt(self, view: SeatView) -> Text:
+        """What the seat to act decides while the auction runs."""
+        raise NotImplementedError(f"{self.name} has no auction")
+
+    def contract_facts(self, view: SeatView) -> tuple[Text, ...]:
+        """What the auction settled (or where it stands), for the table's header."""
+        return ()
+
+    def match_facts(self, match: Match) -> tuple[Text, ...]:
+        """The session's standing as a whole (partnerships' points), for the table's header."""
         return ()
 
     def auction_to_act(self, state: DealState) -> int | None:
@@ -495,6 +573,10 @@ class TrickGame:
             return IllegalPlay("must_overtake", message, seat=seat, card=card, legal=legal, bar=CARDS[bar])
         message = f"must follow {SUIT_NAMES[led]} with one of {allowed}"
         return IllegalPlay("must_follow", message, seat=seat, card=card, legal=legal)
+
+
+def _winner(deal: DealState) -> tuple[tuple[str, Any], ...]:
+    return (("name", SeatName(deal.winner)),) if deal.winner is not None else ()
 
 
 def trump_index(trump: str | None) -> int:

@@ -13,13 +13,16 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .auction import AuctionGame
-from .base import Count, DealState, IllegalPlay, InvalidDeal, Text, Trick
+from .base import CardName, Count, DealState, IllegalPlay, InvalidDeal, SeatName, SuitName, Text, Trick
 from .cards import BIT, Card, deck, parse_card
 from .options import Option, gettext_noop, ngettext_noop
 from .views import HIDDEN_DISCARD
+
+if TYPE_CHECKING:
+    from .views import SeatView
 
 PASS, ORDER, ALONE, DEFEND = "pass", "order", "alone", "defend-alone"
 SAME_COLOUR = {"H": "D", "D": "H", "S": "C", "C": "S"}
@@ -81,7 +84,6 @@ class Euchre(AuctionGame):
     max_players = 4
     packets = (3, 2)
     counts_tricks = True
-    on_site = False  # the engine and its command line only, until the table can show trump making
 
     options_schema = (
         Option(
@@ -312,7 +314,153 @@ class Euchre(AuctionGame):
     def _broken_rule(self, state: DealState, seat: int, card: Card, legal: list[Card]) -> IllegalPlay:
         led = suit_in_play(state.trick.cards[0], state.trump)
         message = f"must follow {led} (the left bower counts as trump) with one of {', '.join(legal)}"
-        return IllegalPlay("must_follow", message, seat=seat, card=card, legal=legal)
+        return IllegalPlay("must_follow", message, seat=seat, card=card, legal=legal, suit=led)
+
+    # -- words for the table --------------------------------------------------------
+
+    def teams(self, players: int) -> tuple[tuple[int, ...], ...]:
+        return TEAMS
+
+    def suit_of(self, card: Card, trump: str | None) -> str:
+        return suit_in_play(card, trump)
+
+    def card_rank(self, card: Card, trump: str | None) -> int:
+        return power(card, suit_in_play(card, trump), trump) if trump else _RANK_ORDER.index(card[0])
+
+    def action_text(self, action: str, view: SeatView) -> tuple[Text, Text | None]:
+        step = self._step(view)
+        up = (("suit", SuitName(view.upcard[1])), ("card", CardName(view.upcard)))
+        if action == ORDER and view.seat == view.dealer:
+            return Text(gettext_noop("Pick up the %(card)s"), up), Text(
+                gettext_noop("Trump will be %(suit)s; you take the card and discard one."), up
+            )
+        if action == ORDER:
+            return Text(gettext_noop("Order up %(suit)s"), up), Text(
+                gettext_noop("Trump will be %(suit)s; the dealer picks up the %(card)s."), up
+            )
+        if action.startswith("discard:"):
+            return Text(gettext_noop("Discard %(card)s"), (("card", CardName(action[8:])),)), None
+        if action.startswith("call:"):
+            return Text(gettext_noop("Call %(suit)s"), (("suit", SuitName(action[5:])),)), Text(
+                gettext_noop("Trump will be %(suit)s, and you are the maker."), (("suit", SuitName(action[5:])),)
+            )
+        if action == ALONE:
+            return Text(gettext_noop("Go alone")), Text(
+                gettext_noop("Your partner sits out: 4 points if you take all five tricks.")
+            )
+        if action == DEFEND:
+            return Text(gettext_noop("Defend alone")), Text(
+                gettext_noop("Your partner sits out: 4 points if you take all five tricks.")
+            )
+        if step in ("alone", "defend"):
+            return Text(gettext_noop("Play with my partner")), None
+        return Text(gettext_noop("Pass")), None
+
+    def _step(self, view: SeatView) -> str:
+        making = self.making(_calls_only(view))
+        return making.step
+
+    def call_said(self, call: str) -> Text:
+        if call == ORDER:
+            return Text(gettext_noop("%(name)s orders up the upcard."))
+        if call.startswith("discard"):
+            return Text(gettext_noop("%(name)s discards a card face down."))
+        if call.startswith("call:"):
+            return Text(gettext_noop("%(name)s calls %(suit)s."), (("suit", SuitName(call[5:])),))
+        if call == ALONE:
+            return Text(gettext_noop("%(name)s goes alone."))
+        if call == DEFEND:
+            return Text(gettext_noop("%(name)s defends alone."))
+        return Text(gettext_noop("%(name)s passes."))
+
+    def auction_prompt(self, view: SeatView) -> Text:
+        step = self._step(view)
+        up = (("suit", SuitName(view.upcard[1])), ("card", CardName(view.upcard)))
+        if step == "round1" and view.seat == view.dealer:
+            return Text(gettext_noop("Pick up the %(card)s and make %(suit)s trump, or pass?"), up)
+        if step == "round1":
+            return Text(gettext_noop("Order up %(suit)s (the dealer picks up the %(card)s), or pass?"), up)
+        if step == "discard":
+            return Text(gettext_noop("You picked up the %(card)s: discard one card face down."), up)
+        if step == "round2" and PASS not in view.actions:
+            return Text(gettext_noop("Stick the dealer: you must name trump (not %(suit)s)."), up)
+        if step == "round2":
+            return Text(gettext_noop("The %(card)s was turned down: name another suit as trump, or pass?"), up)
+        if step == "alone":
+            return Text(gettext_noop("You are the maker: go alone, or play with your partner?"))
+        maker = self.making(_calls_only(view)).maker
+        return Text(
+            gettext_noop("%(name)s goes alone: defend alone, or play with your partner?"), (("name", SeatName(maker)),)
+        )
+
+    def contract_facts(self, view: SeatView) -> tuple[Text, ...]:
+        if view.contract is None:
+            making = self.making(_calls_only(view))
+            if making.step in ("round2",):
+                return (Text(gettext_noop("The %(card)s was turned down."), (("card", CardName(view.upcard)),)),)
+            if making.maker is None:
+                return (Text(gettext_noop("Upcard: %(card)s."), (("card", CardName(view.upcard)),)),)
+            return (
+                Text(
+                    gettext_noop("%(name)s made %(suit)s trump."),
+                    (("name", SeatName(making.maker)), ("suit", SuitName(making.trump))),
+                ),
+            )
+        maker, trump, alone, defender = view.contract
+        facts = [
+            Text(gettext_noop("%(name)s made %(suit)s trump."), (("name", SeatName(maker)), ("suit", SuitName(trump))))
+        ]
+        if alone:
+            facts.append(
+                Text(
+                    gettext_noop("%(name)s plays alone; %(partner)s sits out."),
+                    (("name", SeatName(maker)), ("partner", SeatName((maker + 2) % 4))),
+                )
+            )
+        if defender is not None:
+            facts.append(
+                Text(
+                    gettext_noop("%(name)s defends alone; %(partner)s sits out."),
+                    (("name", SeatName(defender)), ("partner", SeatName((defender + 2) % 4))),
+                )
+            )
+        return tuple(facts)
+
+    def match_facts(self, match: EuchreMatch) -> tuple[Text, ...]:
+        return tuple(
+            Text(
+                gettext_noop("%(name)s and %(partner)s: %(points)s"),
+                (("name", SeatName(a)), ("partner", SeatName(b)), ("points", _points(match.points[team]))),
+            )
+            for team, (a, b) in enumerate(TEAMS)
+        )
+
+    def deal_result(self, deal: DealState) -> Text:
+        if deal.thrown_in:
+            return Text(gettext_noop("Everyone passed twice: deal %(number)d is thrown in, the next player deals."))
+        maker = deal.contract[0]
+        points = self.points(deal)
+        team = team_of(maker) if points[team_of(maker)] else 1 - team_of(maker)
+        a, b = TEAMS[team]
+        taken = self.tricks_won(deal)[team_of(maker)]
+        params = (
+            ("name", SeatName(a)),
+            ("partner", SeatName(b)),
+            ("points", _points(points[team])),
+            ("tricks", Count(taken, *ngettext_noop("%(count)d trick", "%(count)d tricks"))),
+        )
+        if team != team_of(maker):
+            return Text(
+                gettext_noop(
+                    "Euchred: the makers took only %(tricks)s. "
+                    "%(name)s and %(partner)s score %(points)s (deal %(number)d)."
+                ),
+                params,
+            )
+        return Text(
+            gettext_noop("The makers took %(tricks)s: %(name)s and %(partner)s score %(points)s (deal %(number)d)."),
+            params,
+        )
 
     # -- scoring -----------------------------------------------------------------
 
@@ -364,6 +512,24 @@ class Euchre(AuctionGame):
     def match_from_record(self, record: Mapping[str, Any], *, players: int, options: EuchreOptions) -> EuchreMatch:
         self.deck(players)
         return EuchreMatch(options=options, dealer=record["dealer"], points=tuple(record["points"]))
+
+
+def _points(count: int) -> Count:
+    return Count(count, *ngettext_noop("%(count)d point", "%(count)d points"))
+
+
+def _calls_only(view: SeatView) -> DealState:
+    """Enough of a deal for ``making`` to read a view's calls (which never needs the hands)."""
+    return DealState(
+        game=view.game,
+        options=None,
+        dealer=view.dealer,
+        dealt=(),
+        trump=None,
+        hands=(),
+        calls=view.calls,
+        upcard=view.upcard,
+    )
 
 
 def stick_now(state: DealState, making: Making) -> bool:

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from .base import Count, DealState, InvalidDeal, Text, TrickGame
+from .base import Count, DealState, InvalidDeal, SeatName, Text, TrickGame
 from .cards import Card, deck, parse_suit
 from .options import Option, gettext_noop, ngettext_noop
 
@@ -134,10 +134,11 @@ class Femkort(TrickGame):
             return None
         return len(deal.seats)
 
-    def deal_result(self, deal: DealState) -> str:
+    def deal_result(self, deal: DealState) -> Text:
+        winner = (("name", SeatName(deal.winner)),)
         if deal.options.pot:
-            return gettext_noop("%(name)s took the last trick, won deal %(number)d and takes the pot.")
-        return gettext_noop("%(name)s took the last trick and won deal %(number)d.")
+            return Text(gettext_noop("%(name)s took the last trick, won deal %(number)d and takes the pot."), winner)
+        return Text(gettext_noop("%(name)s took the last trick and won deal %(number)d."), winner)
 
     def extra_deal(self, match: FemkortMatch) -> tuple[int, ...] | None:
         return match.tiebreak

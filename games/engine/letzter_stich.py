@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .base import Count, DealState, InvalidDeal, Text, TrickGame
+from .base import Count, DealState, InvalidDeal, SeatName, Text, TrickGame
 from .cards import Card, deck
 from .options import Option, gettext_noop, ngettext_noop
 
@@ -56,10 +56,16 @@ class LetzterStich(TrickGame):
     def describe(self, options: LetzterStichOptions) -> tuple[Text, ...]:
         return (Text(gettext_noop("%(tokens)d tokens each"), (("tokens", options.tokens),)),)
 
-    def deal_result(self, deal: DealState) -> str:
+    def deal_result(self, deal: DealState) -> Text:
+        winner = (("name", SeatName(deal.winner)),)
         if all(trick.winner == deal.winner for trick in deal.tricks):
-            return gettext_noop("%(name)s took every trick of deal %(number)d and takes up to two tokens from the pot.")
-        return gettext_noop("%(name)s took the last trick of deal %(number)d and pays a token into the pot.")
+            return Text(
+                gettext_noop("%(name)s took every trick of deal %(number)d and takes up to two tokens from the pot."),
+                winner,
+            )
+        return Text(
+            gettext_noop("%(name)s took the last trick of deal %(number)d and pays a token into the pot."), winner
+        )
 
     def seat_scores(self, match: LetzterStichMatch, seat: int, deal: DealState | None = None) -> tuple[Count, ...]:
         return (Count(match.tokens[seat], *ngettext_noop("%(count)d token", "%(count)d tokens")),)

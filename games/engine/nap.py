@@ -12,12 +12,15 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .auction import AuctionGame
-from .base import Count, DealState, IllegalPlay, InvalidDeal, Text, Trick
+from .base import Count, DealState, IllegalPlay, InvalidDeal, SeatName, Text, Trick
 from .cards import Card, deck
-from .options import Option, gettext_noop, ngettext_noop
+from .options import Option, gettext_noop, ngettext_noop, pgettext_noop
+
+if TYPE_CHECKING:
+    from .views import SeatView
 
 PASS = "pass"
 LADDER = ("bid:1", "bid:2", "bid:3", "bid:4", "nap", "wellington", "blucher")
@@ -49,7 +52,6 @@ class Nap(AuctionGame):
     max_players = 6
     packets = (3, 2)
     counts_tricks = True
-    on_site = False  # the engine and its command line only, until the table can show bids
 
     options_schema = (
         Option(
@@ -154,6 +156,77 @@ class Nap(AuctionGame):
                 state = replace(state, trump=card[1])
         return super().play(state, card, seat)
 
+    # -- words for the table --------------------------------------------------------
+
+    def action_text(self, action: str, view: SeatView) -> tuple[Text, Text | None]:
+        if action == PASS:
+            return Text(gettext_noop("Pass")), None
+        win, loss = STAKES[action]
+        meaning = Text(
+            gettext_noop(
+                "Take at least %(tricks)s: each other player pays you %(win)s; if not, you pay each %(loss)s."
+            ),
+            (("tricks", _tricks(NEEDED[action])), ("win", _chips(win)), ("loss", _chips(loss))),
+        )
+        label = (
+            Text(BID_NAMES[action], context="bid")
+            if action in BID_NAMES
+            else Text(gettext_noop("Bid %(tricks)d"), (("tricks", NEEDED[action]),))
+        )
+        return label, meaning
+
+    def call_said(self, call: str) -> Text:
+        if call == PASS:
+            return Text(gettext_noop("%(name)s passes."))
+        return Text(gettext_noop("%(name)s bids %(bid)s."), (("bid", bid_name(call)),))
+
+    def auction_prompt(self, view: SeatView) -> Text:
+        if view.actions == (PASS,):
+            return Text(gettext_noop("Nothing higher is left to bid: pass."))
+        return Text(gettext_noop("Your bid: how many of the five tricks will you take? Your first lead names trump."))
+
+    def contract_facts(self, view: SeatView) -> tuple[Text, ...]:
+        if view.contract is not None:
+            bidder, bid = view.contract
+            said = gettext_noop("%(name)s bid %(bid)s and must take %(tricks)s.")
+            return (Text(said, (("name", SeatName(bidder)), ("bid", bid_name(bid)), ("tricks", _tricks(NEEDED[bid])))),)
+        highest = _highest(view.calls)
+        if highest is None:
+            return (Text(gettext_noop("No bid yet.")),) if not view.calls or view.calls[-1] == PASS else ()
+        bidder = (view.dealer + 1 + list(view.calls).index(highest)) % view.players
+        return (
+            Text(
+                gettext_noop("Highest bid: %(bid)s by %(name)s."),
+                (("bid", bid_name(highest)), ("name", SeatName(bidder))),
+            ),
+        )
+
+    def deal_result(self, deal: DealState) -> Text:
+        if deal.thrown_in:
+            return Text(gettext_noop("Everyone passed: deal %(number)d is thrown in, the next player deals."))
+        bidder, bid = deal.contract
+        taken = sum(trick.winner == bidder for trick in deal.tricks)
+        change = abs(self.chips(deal)[bidder]) // (len(deal.seats) - 1)
+        params = (
+            ("name", SeatName(bidder)),
+            ("bid", bid_name(bid)),
+            ("tricks", _tricks(taken)),
+            ("chips", _chips(change)),
+        )
+        if taken >= NEEDED[bid]:
+            return Text(
+                gettext_noop(
+                    "%(name)s made %(bid)s with %(tricks)s and gets %(chips)s from each player (deal %(number)d)."
+                ),
+                params,
+            )
+        return Text(
+            gettext_noop(
+                "%(name)s took %(tricks)s, not enough for %(bid)s, and pays each player %(chips)s (deal %(number)d)."
+            ),
+            params,
+        )
+
     # -- settling -----------------------------------------------------------------
 
     def chips(self, state: DealState) -> tuple[int, ...]:
@@ -201,6 +274,26 @@ class Nap(AuctionGame):
         if len(chips) != players:
             raise InvalidDeal(f"the record holds chips for {len(chips)} seats, not {players}")
         return NapMatch(players, options, record["dealer"], chips, record.get("dealt", 0))
+
+
+BID_NAMES = {  # the bids, not the game nor the generals: each language may call them its own way
+    "nap": pgettext_noop("bid", "Nap"),
+    "wellington": pgettext_noop("bid", "Wellington"),
+    "blucher": pgettext_noop("bid", "Blücher"),
+}
+
+
+def bid_name(bid: str) -> Text | int:
+    """A bid as players say it: 3, Nap."""
+    return Text(BID_NAMES[bid], context="bid") if bid in BID_NAMES else NEEDED[bid]
+
+
+def _tricks(count: int) -> Count:
+    return Count(count, *ngettext_noop("%(count)d trick", "%(count)d tricks"))
+
+
+def _chips(count: int) -> Count:
+    return Count(count, *ngettext_noop("%(count)d chip", "%(count)d chips"))
 
 
 def _highest(calls: Sequence[str]) -> str | None:

@@ -17,6 +17,12 @@ def gettext_noop(message: str) -> str:
     return message
 
 
+def pgettext_noop(context: str, message: str) -> str:
+    """Mark ``message`` for translation in ``context`` (a word that means two things, such as the
+    bid Nap and the game Nap); the ``Text`` carrying it names the same context."""
+    return message
+
+
 def ngettext_noop(singular: str, plural: str) -> tuple[str, str]:
     """Mark a message with a plural for translation (the project's ``makemessages`` knows this name),
     so that the catalogues get one entry with every plural form the language has."""

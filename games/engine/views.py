@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from .base import REDEAL_YES, DealState, Trick, trump_index
+from .base import REDEAL_YES, DealState, Trick, TrickGame, trump_index
 from .cards import CARDS, INDEX, Card
 from .redeal import RedealPoll
 from .tricks import trick_standing
@@ -42,6 +42,12 @@ class SeatView:
     upcard: Card | None = None
 
     @property
+    def rules(self) -> TrickGame:
+        from . import GAMES
+
+        return GAMES[self.game]
+
+    @property
     def my_turn(self) -> bool:
         return self.seat is not None and self.seat == self.to_act
 
@@ -53,8 +59,9 @@ class SeatView:
         """
         if not self.trick or not self.trick.cards:
             return "lead", None
-        led = self.trick.cards[0][1]
-        in_suit = [card for card in self.hand if card[1] == led]
+        rules = self.rules
+        led = rules.suit_of(self.trick.cards[0], self.trump)
+        in_suit = [card for card in self.hand if rules.suit_of(card, self.trump) == led]
         if not in_suit:
             return "discard", led
         if len(self.legal) < len(in_suit):

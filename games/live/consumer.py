@@ -31,8 +31,7 @@ from django.utils.translation import gettext as _
 
 from games import services
 from games.chat_html import chat_html, chat_line_html
-from games.engine.base import ACTION_WORDS
-from games.engine.cards import INDEX
+from games.engine.base import looks_like_action
 from games.models import PRESENCE_TIMEOUT, ChatMute, Connection, GameSession, Seat
 from games.selectors import table_view
 from games.table_html import message_html, presence_html, table_html
@@ -133,7 +132,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._refuse(_("Unknown action; nothing changed."))
             return
         card, seq = message.get("card"), _whole_number(message.get("seq"))
-        if not isinstance(card, str) or (card not in INDEX and card not in ACTION_WORDS) or seq is None:
+        if not looks_like_action(card) or seq is None:
             await self._refuse(_("That move was not understood; nothing changed."))
             return
         if not self.user.is_authenticated:

@@ -6,6 +6,7 @@ from django.utils.translation import gettext as _
 
 from games.cardnames import card_short, cards_short, suit_name
 from games.engine import IllegalPlay
+from games.engine.cards import INDEX
 
 
 class TableError(Exception):
@@ -43,10 +44,21 @@ class IllegalCard(TableError):
         self.legal = error.legal
 
 
+AUCTION_RULES = {"not_now", "unknown_action", "option_off", "bid_out_of_order", "hidden_discard"}
+
+
 def _illegal_message(error: IllegalPlay) -> str:
-    legal = cards_short(error.legal)
     if error.rule == "not_your_turn":
         return _("It is not your turn.")
+    if error.rule == "bid_too_low":
+        return _("Bid higher than the highest bid so far, or pass.")
+    if error.rule == "bidding_first":
+        return _("The bidding comes first: choose one of the buttons.")
+    if error.rule == "bidding_over":
+        return _("The bidding is over: play a card.")
+    if error.rule in AUCTION_RULES or (error.rule == "not_in_hand" and error.card not in INDEX):
+        return _("That is not one of your choices now.")
+    legal = cards_short(error.legal)
     if error.rule == "not_in_hand":
         return _("%(card)s is not in your hand.") % {"card": card_short(error.card)}
     if error.rule == "deal_over":
@@ -57,5 +69,5 @@ def _illegal_message(error: IllegalPlay) -> str:
         return _("New cards can be asked for only once, before the first card is played.")
     if error.rule == "must_overtake":
         return _("You must overtake %(card)s: play %(legal)s.") % {"card": card_short(error.bar), "legal": legal}
-    suit = suit_name(error.legal[0][1]) if error.legal else ""
+    suit = suit_name(error.suit or error.legal[0][1]) if error.legal else ""
     return _("You must follow %(suit)s: play %(legal)s.") % {"suit": suit, "legal": legal}

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.bots import act, computer_player
-from games.engine import IllegalPlay, Match
+from games.engine import IllegalPlay, Match, get_game
 from games.engine.base import DealState
 from games.engine.views import view_for
 from games.live import snapshots
@@ -211,6 +211,7 @@ def deal_next(session: GameSession, match: Match, *, number: int, rng: random.Ra
         dealer=state.dealer,
         hands=[list(hand) for hand in state.dealt],
         trump=state.trump or "",
+        upcard=state.upcard or "",
         options=state.options.as_record(state.trump),
     )
     return deal, state
@@ -276,9 +277,17 @@ def _settle(
     if match.finished:
         session.status = GameSession.Status.FINISHED
         session.finished = timezone.now()
-        winners = [seats[seat] for seat in match.winners]
-        # A seat played to the end by a computer for someone who left or was replaced wins for nobody.
-        session.winner = winners[0] if len(winners) == 1 and not (winners[0].user_id and winners[0].stand_in) else None
+        rules = get_game(session.game)
+        winning = set(match.winners)
+        if len(winning) > 1 and tuple(sorted(winning)) not in rules.teams(len(seats)):
+            winning = set()  # a tie between seats playing for themselves: nobody won the session
+        for seat in seats:
+            # A seat played to the end by a computer for someone who left or was replaced wins for nobody.
+            seat.won = seat.position in winning and not (seat.user_id and seat.stand_in)
+            if seat.won:
+                seat.save(update_fields=["won"])
+        won = [seat for seat in seats if seat.won]
+        session.winner = won[0] if len(winning) == 1 and won else None
         standings_record(session, seats)
         return None
     _, next_state = deal_next(session, match, number=deal.number + 1, rng=rng)

@@ -1,12 +1,14 @@
 """Leaderboard counters and ratings, updated in the transaction that finishes a session.
 
-Ratings are openskill's Weng-Lin Plackett-Luce model with every seat its own team, ranked
-by the game's own final ranking (wins, chips, tokens; ties share a rank); the board shows the conservative ordinal
+Ratings are openskill's Weng-Lin Plackett-Luce model with the game's partnerships as teams
+(each seat alone in most games; Euchre's two pairs), ranked by the game's own final ranking
+(wins, chips, tokens; ties share a rank); the board shows the conservative ordinal
 mu - 3 sigma. Sessions with any computer player at the start are rated apart from
 sessions among people only (see ``Standing``), and computer levels are rated as
 themselves. A person who left, or whose seat a computer was playing at the end, has
-played and lost the session: never its winner, ranked below every other seat; the
-computer that stood in counts for nothing.
+played and lost the session: never its winner, ranked below every other seat (in a
+partnership the pair is ranked by the partner who stayed); the computer that stood in
+counts for nothing.
 """
 
 from __future__ import annotations
@@ -35,18 +37,26 @@ def standings_record(session: GameSession, seats: Sequence[Seat]) -> None:
         if key not in standings:
             standings[key] = _standing(session.game, against, seat)
     before = [standings[(seat.user_id, seat.computer)] for seat in seats]
-    teams = [[MODEL.rating(mu=standing.mu, sigma=standing.sigma)] for standing in before]
-    ranking = get_game(session.game).ranking(match_of(session, seats))
+    rules = get_game(session.game)
+    partnerships = [team for team in rules.teams(len(seats)) if all(seat < len(seats) for seat in team)]
+    ranking = rules.ranking(match_of(session, seats))
     deals_won: dict[int, int] = {}
     if get_game(session.game).wants_last_trick:  # else the last trick's taker lost the deal
         won = Deal.objects.filter(session=session, winner__isnull=False).values("winner").annotate(count=Count("pk"))
         deals_won = {row["winner"]: row["count"] for row in won}
     bottom = min(ranking) - 1
-    rated = MODEL.rate(
-        teams, scores=[bottom if _lost(seat) else rank for seat, rank in zip(seats, ranking, strict=True)]
-    )
+    scores = [bottom if _lost(seat) else rank for seat, rank in zip(seats, ranking, strict=True)]
+    teams = [[MODEL.rating(mu=before[seat].mu, sigma=before[seat].sigma) for seat in team] for team in partnerships]
+    # A partnership ranks as its better-placed seat (a partner who left is ranked down alone).
+    rated = MODEL.rate(teams, scores=[max(scores[seat] for seat in team) for team in partnerships])
+    after = {
+        seat: rating
+        for team, ratings in zip(partnerships, rated, strict=True)
+        for seat, rating in zip(team, ratings, strict=True)
+    }
     moved: dict[tuple, list] = defaultdict(list)
-    for seat, standing, (rating,) in zip(seats, before, rated, strict=True):
+    for seat, standing in zip(seats, before, strict=True):
+        rating = after[seat.position]
         standing.sessions_played += 1
         standing.sessions_won += _won(session, seat)
         standing.deals_won += deals_won.get(seat.position, 0)
@@ -71,7 +81,7 @@ def _lost(seat: Seat) -> bool:
 
 
 def _won(session: GameSession, seat: Seat) -> bool:
-    return session.winner_id is not None and session.winner_id == seat.pk and not _lost(seat)
+    return seat.won and not _lost(seat)
 
 
 def period_starts(moment: datetime) -> dict[str, date]:

@@ -11,20 +11,19 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import User
 from games.bots import LEVELS
 from games.engine import GAMES, InvalidDeal, get_game
 from games.live.broadcast import announce
 from games.models import TURN_CLOCKS, GameSession, Seat
-from games.records import store_match
+from games.records import MAX_SEATS, MIN_SEATS, players_needed, store_match
 
 from .errors import NotSeated, TableError
 from .locks import locked_session
 from .play import deal_next
 from .turns import ask_window, leads, turn_begin
-
-MIN_SEATS, MAX_SEATS = 3, 10
 
 
 @transaction.atomic
@@ -124,8 +123,14 @@ def session_start(*, session_id: int, user: User, rng: secrets.SystemRandom | No
     _host_only(session, user)
     seats = list(session.seats.all())
     taken = [seat for seat in seats if not seat.is_empty]
-    if len(taken) < MIN_SEATS:
-        raise TableError(_("At least three seats must be filled to start."), code="too_few")
+    needed = players_needed(session.game)
+    if len(taken) < needed:
+        message = ngettext(
+            "At least %(count)d seat must be filled to start.",
+            "At least %(count)d seats must be filled to start.",
+            needed,
+        )
+        raise TableError(message % {"count": needed}, code="too_few")
     session.seats.filter(pk__in=[seat.pk for seat in seats if seat.is_empty]).delete()
     for position, seat in enumerate(taken):
         if seat.position != position:

@@ -73,7 +73,7 @@
   }
   function keepFocus(root) {
     if (!focused || (document.activeElement && document.activeElement !== document.body)) return;
-    var element = root.querySelector(focused) || root.querySelector(".hand button.card");
+    var element = root.querySelector(focused) || root.querySelector(".choices button, .hand button.card");
     if (element) element.focus({ preventScroll: true });
   }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 
 from playwright.sync_api import BrowserContext, Page, expect
@@ -57,22 +58,29 @@ class Player:
         self.page.locator("form.start button[type=submit]").click()
         expect(self.page.locator(".felt")).to_be_visible()
 
-    def sit_at(self, url: str) -> None:
+    def sit_at(self, url: str, position: int | None = None) -> None:
         self.page.goto(url)
         self.live()
-        self.page.locator(".seat.empty form:not(.add-computer) button[type=submit]").first.click()
+        seat = ".seat.empty" if position is None else f'.seat.empty[data-seat="{position}"]'
+        self.page.locator(f"{seat} form:not(.add-computer) button[type=submit]").first.click()
         expect(self.page.locator(f".seat:has-text('{self.name}')")).to_be_visible()
 
     def wait_for_turn(self, timeout: int = WAIT_MS) -> None:
         self.page.wait_for_selector("#table[data-my-turn]", timeout=timeout)
 
     def playable(self):
-        return self.page.locator(".hand button.card:not([aria-disabled=true])")
+        return self.page.locator(".choices button, .hand button.card:not([aria-disabled=true])")
 
     def play_a_card(self) -> str:
-        """Click the first card the rules allow; returns it."""
-        card = self.playable().first
-        name = card.get_attribute("data-card") or ""
+        """Click the first card the rules allow, or in an auction the last button (the boldest:
+        the highest bid, ordering up, going alone); returns the card or action."""
+        choices = self.page.locator(".choices button")
+        if choices.count():
+            return self._click(choices.last, "data-action")
+        return self._click(self.playable().first, "data-card")
+
+    def _click(self, card, attribute: str) -> str:
+        name = card.get_attribute(attribute) or ""
         seq = self.page.locator("#table").get_attribute("data-seq")
         card.click()
         self.page.wait_for_selector(f"#table:not([data-seq='{seq}'])", state="attached")
@@ -88,10 +96,14 @@ class Player:
             self.page.wait_for_selector("#table[data-my-turn], .result", timeout=timeout)
 
 
-def play_together(players: list[Player], check=None) -> None:
+def play_together(players: list[Player], check=None, minutes: float = 5) -> None:
     """Everyone plays whatever is allowed on their turn until every page shows the result;
-    ``check`` runs after each round of turns."""
+    ``check`` runs after each round of turns. A table that stalls fails the test, saying where."""
+    deadline = time.monotonic() + minutes * 60
     while not all(someone.page.locator(".result").count() for someone in players):
+        if time.monotonic() > deadline:
+            pages = "\n---\n".join(someone.page.locator("#table").inner_text() for someone in players)
+            raise AssertionError(f"the session did not end within {minutes} minutes:\n{pages}")
         for someone in players:
             if someone.page.locator("#table[data-my-turn]").count() and someone.playable().count():
                 someone.play_a_card()
