@@ -20,6 +20,7 @@ from django.utils.translation import ngettext
 
 from games import services
 from games.models import Deal, GameSession, Play
+from games.records import deal_state
 from tests.live_helpers import connect, drain
 from tests.site_helpers import play_session, started_table
 
@@ -158,8 +159,21 @@ def pages(players):
     Deal.objects.filter(session=between, number=2).update(winner=None, finished=None)
     GameSession.objects.filter(pk=between.pk).update(status="playing", winner=None)
     services.chat_post(session_id=playing.pk, user=other, text="hej")
+    nap = started_table(players, game="nap", options={})
+    euchre = started_table(players, computers=1, game="euchre", options={})
+    euchre_done = play_session(players, computers=1, game="euchre", options={}, seed=3)
+    euchre_deal = euchre_done.deals.filter(finished__isnull=False).order_by("number").last()
     table = lambda session: reverse("table", args=[session.pk])  # noqa: E731
     return [
+        ("rules of Nap", None, reverse("rules", args=["nap"])),
+        ("rules of Euchre", None, reverse("rules", args=["euchre"])),
+        ("lobby, Euchre", host, reverse("lobby") + "?game=euchre"),
+        ("Nap table, bidding", _to_act(nap), table(nap)),
+        ("Nap table, waiting for a bid", host if _to_act(nap) != host else other, table(nap)),
+        ("Euchre table", _to_act(euchre) or host, table(euchre)),
+        ("Euchre, finished", host, table(euchre_done)),
+        ("Euchre session page", None, reverse("session", args=[euchre_done.pk])),
+        ("Euchre replay", None, reverse("deal_replay", args=[euchre_deal.pk]) + "?step=3"),
         ("lobby", host, reverse("lobby")),
         ("lobby, signed out", None, reverse("lobby")),
         ("lobby, Letzter Stich", host, reverse("lobby") + "?game=letzter-stich"),
@@ -182,6 +196,12 @@ def pages(players):
         ("session page", None, reverse("session", args=[finished.pk])),
         ("replay", None, reverse("deal_replay", args=[deal.pk])),
     ]
+
+
+def _to_act(session: GameSession):
+    """The person whose turn it is at ``session`` (None for a computer)."""
+    seat = session.seats.get(position=deal_state(session.deals.order_by("-number").first()).to_act)
+    return seat.user
 
 
 @pytest.mark.django_db

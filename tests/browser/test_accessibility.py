@@ -38,7 +38,8 @@ def test_no_serious_violations_on_any_page_or_table_state(player, browser, site,
         assert page.locator("html").get_attribute("lang") == language, name
         found[name] = serious(page)
 
-    for path in ("/", "/?game=letzter-stich", "/rules/femkort/", "/rules/letzter-stich/", "/leaderboard/"):
+    paths = ("/", "/?game=letzter-stich", "/?game=euchre", "/leaderboard/")
+    for path in (*paths, "/rules/femkort/", "/rules/letzter-stich/", "/rules/nap/", "/rules/euchre/"):
         page.goto(path)
         check(path)
     page.goto(f"/players/{me.name}/")
@@ -68,6 +69,12 @@ def test_no_serious_violations_on_any_page_or_table_state(player, browser, site,
     page.locator("a[href*='/replay/']").first.click()
     page.wait_for_load_state()
     check("replay")
+
+    me.open_table(game="nap", seats=3)
+    me.add_computers(2)
+    me.start()
+    page.wait_for_selector(".choices button, #table[data-my-turn]")
+    check("Nap: bidding or playing")
 
     visitor = browser.new_context(viewport=DESKTOP, base_url=site, locale=LOCALES[language]).new_page()
     for path in ("/accounts/login/", "/accounts/signup/", "/accounts/password_reset/"):
