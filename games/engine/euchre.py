@@ -394,7 +394,7 @@ class Euchre(AuctionGame):
         tricks = 0.0
         for mine_above, strength in enumerate(trumps):
             missing = ladder.index(strength) - mine_above
-            tricks += 0.62 ** max(0, missing - (len(trumps) - 1 - mine_above) // 2)
+            tricks += 0.62 ** max(0, missing - (len(trumps) - 1 - mine_above))  # length draws theirs
         side = [card for card in hand if suit_in_play(card, trump) != trump]
         for card in side:
             if card[0] == "A":
