@@ -2,7 +2,7 @@
 
 Levels: ``easy`` plays a random legal card (or action), ``medium`` follows rules of thumb,
 ``strong`` samples the hidden hands from what it can infer and searches them. Games whose
-score counts tricks (``counts_tricks``: Nap, Euchre) are played by ``counting``, through
+score counts tricks against a contract (``bots_count_tricks``: Nap, Euchre) are played by ``counting``, through
 the game's hooks; the last-trick games (Femkort, Letzter Stich) by the rest.
 """
 

@@ -1,4 +1,4 @@
-"""Computer players for games whose score counts tricks (``counts_tricks``: Nap, Euchre).
+"""Computer players for games that count tricks against a contract (``bots_count_tricks``: Nap, Euchre).
 
 The game answers the questions that differ between games through its hooks (``TrickGame``:
 ``suit_in_play``, ``card_power``, ``makers``, ``hand_tricks``, ``bot_call``, ``known_cards``,

@@ -27,7 +27,7 @@ class MediumPlayer:
         self.worlds = worlds
 
     def choose(self, view: SeatView) -> str:
-        if get_game(view.game).counts_tricks:
+        if get_game(view.game).bots_count_tricks:
             return medium_action(view)
         order = ranked(view)
         if len(order) == 1:

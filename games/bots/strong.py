@@ -48,7 +48,7 @@ class StrongPlayer:
         self.max_worlds = max_worlds
 
     def choose(self, view: SeatView) -> str:
-        if get_game(view.game).counts_tricks:
+        if get_game(view.game).bots_count_tricks:
             return strong_action(view, self.rng, playouts=self.counting_playouts)
         order = ranked(view)
         if len(order) == 1:

@@ -250,8 +250,12 @@ class TrickGame:
         deal won (or a last trick avoided), 0 otherwise."""
         return float((state.winner == seat) == self.wants_last_trick)
 
-    # -- hooks for the computer players of games whose score counts tricks (``counts_tricks``) --
-    # The defaults describe a plain game: follow suit, trump beats the led suit, each for themselves.
+    # -- hooks for the computer players of games that count tricks against a contract --
+    # Such a game sets ``bots_count_tricks`` and is played by ``games/bots/counting.py`` through the
+    # hooks below; the others by the last-trick players. The defaults describe a plain game: follow
+    # suit, trump beats the led suit, each for themselves.
+
+    bots_count_tricks: ClassVar[bool] = False
 
     def suit_in_play(self, card: Card, trump: str | None) -> str:
         """The suit ``card`` follows and counts as (Euchre: the left bower is trump)."""

@@ -367,6 +367,8 @@ class Euchre(AuctionGame):
 
     # -- computer players --------------------------------------------------------
 
+    bots_count_tricks = True
+
     def suit_in_play(self, card: Card, trump: str | None) -> str:
         return suit_in_play(card, trump)
 

@@ -204,6 +204,8 @@ class Nap(AuctionGame):
 
     # -- computer players --------------------------------------------------------
 
+    bots_count_tricks = True
+
     bot_ranks = "23456789TJQKA"
 
     def makers(self, contract: Any) -> tuple[int, ...]:
