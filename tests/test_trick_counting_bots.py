@@ -272,3 +272,54 @@ def _replays_through_the_engine(start, finished):
         assert state.tricks[-1] == trick
     assert state.is_over
     assert state.rules.bot_value(state, 0) == finished.rules.bot_value(finished, 0)
+
+
+# -- the arena for Nap and Euchre ------------------------------------------------------------
+
+
+def test_the_arena_seats_a_partnership_as_the_hero_and_splits_shared_wins():
+    from games.bots.arena import run_arena
+
+    euchre = run_arena(
+        game="euchre", players=4, deals=8, seed=2, hero="medium", field="easy", options={"stick_the_dealer": True}
+    )
+    assert euchre.thrown_in == 0
+    assert euchre.fair_share == 0.5
+    assert len(euchre.shares) == len(euchre.values) == 8
+    assert set(euchre.shares) <= {0.0, 1.0}  # one partnership scores each deal
+    assert euchre.rate == sum(euchre.shares) / 8
+    nap = run_arena(game="nap", players=4, deals=12, seed=2, hero="easy", field="easy")
+    assert nap.fair_share == 0.25
+    assert all(share in (0.0, 1 / 3, 1.0) for share in nap.shares)  # a failed bid: three seats win
+    assert len(nap.shares) == 12 - nap.thrown_in
+    assert nap.shared >= sum(share == 1 / 3 for share in nap.shares)
+
+
+def test_arena_arithmetic_of_the_shared_measures():
+    from games.bots.arena import ArenaResult
+
+    result = ArenaResult(game="nap", hero="a", field="b", players=4, deals=4, score=3)
+    result.values, result.shares, result.shared = [9.0, 3.0, -3.0, 3.0], [1.0, 1 / 3, 0.0, 1 / 3], 2
+    data = result.as_json()
+    assert data["multiple"] is None  # deals won by several seats: the rate is no share
+    assert data["hero_value_per_deal"] == 3.0
+    assert data["split_share"] == round((1 + 2 / 3) / 4, 4)
+    assert data["split_multiple"] == round((1 + 2 / 3) / 4 / 0.25, 3)
+
+
+def test_the_arena_command_line_plays_nap_and_euchre_with_options():
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    base = [sys.executable, "-m", "games.bots", "arena", "--deals", "6", "--hero", "medium", "--field", "easy"]
+    for extra in (["--game", "nap", "--players", "3", "--options", '{"wellington_blucher": true}'],
+                  ["--game", "euchre", "--options", '{"stick_the_dealer": true}']):  # fmt: skip
+        done = subprocess.run([*base, *extra, "--json"], cwd=root, capture_output=True, text=True, check=True)
+        data = json.loads(done.stdout)
+        assert data["deals"] == 6
+        assert "split_share" in data
+    bad = subprocess.run([*base, "--game", "euchre", "--options", '{"points": 6}'], cwd=root, capture_output=True)
+    assert bad.returncode == 2
