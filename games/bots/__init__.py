@@ -1,7 +1,9 @@
 """Computer players: pure Python, no Django. Each one sees only a ``SeatView`` and returns a card.
 
-Levels: ``easy`` plays a random legal card, ``medium`` follows rules of thumb,
-``strong`` samples the hidden hands from what it can infer and searches them.
+Levels: ``easy`` plays a random legal card (or action), ``medium`` follows rules of thumb,
+``strong`` samples the hidden hands from what it can infer and searches them. Games whose
+score counts tricks against a contract (``bots_count_tricks``: Nap, Euchre) are played by ``counting``, through
+the game's hooks; the last-trick games (Femkort, Letzter Stich) by the rest.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ class RandomPlayer:
         self.rng = rng or random.SystemRandom()
 
     def choose(self, view: SeatView) -> Card:
-        return self.rng.choice(view.legal)
+        return self.rng.choice(view.legal or view.actions)  # actions: a bid, call or discard
 
 
 def _levels() -> dict[str, type]:

@@ -16,7 +16,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.bots")
     commands = parser.add_subparsers(dest="command", required=True)
     arena = commands.add_parser("arena", help="hero against a field over many deals")
-    playable = sorted(name for name, rules in GAMES.items() if rules.on_site)  # the computers play these
+    playable = sorted(GAMES)  # the computers play every game, also those not yet on the site
     arena.add_argument("--game", choices=playable, default=next(iter(GAMES)))
     arena.add_argument("--profile", choices=("modern", "classic"), help="games with a profile option")
     arena.add_argument(
@@ -29,6 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     arena.add_argument("--field", default="medium", help=f"{', '.join(LEVELS)} or cmd:<shell command>")
     arena.add_argument("--timeout", type=float, default=5.0, help="seconds an external program may think")
     arena.add_argument("--json", action="store_true", help="print one JSON object")
+    arena.add_argument("--options", help="the table's options as JSON, e.g. '{\"stick_the_dealer\": true}'")
     args = parser.parse_args(argv)
     for spec in (args.hero, args.field):
         if not spec.startswith("cmd:") and spec not in LEVELS:
@@ -44,6 +45,12 @@ def main(argv: list[str] | None = None) -> int:
     options = {}
     if "profile" in declared:
         options = {"profile": args.profile or declared["profile"].default, "trump": args.trump}
+    if args.options:
+        try:
+            options |= json.loads(args.options)
+            rules.parse_options(options)
+        except (ValueError, TypeError, AttributeError) as error:
+            parser.error(f"--options: {error}")
     result = run_arena(
         game=args.game,
         players=args.players,

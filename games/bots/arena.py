@@ -1,4 +1,15 @@
-"""Measuring strength: one hero against a field, over many seeded deals, every seat in turn."""
+"""Measuring strength: one hero against a field, over many seeded deals, every seat in turn.
+
+In a partnership game (``partners``: Euchre) the hero takes both seats of one partnership
+and the field the other; the hero's partnership changes every deal. Deals thrown in (every
+seat passed) are not counted in the rate. Besides the rate of deals won, the arena keeps
+the hero's value per deal in the game's own currency (``bot_value``: chips, points less
+the other side's; 0 when the field plays itself, by symmetry) and the hero's share of the
+deals' wins with ties split: each played deal is won by the seats whose value is highest
+(Nap: a bidder who made it alone, or the others together when it failed), the hero gets
+its part of them, and the fair share is the hero's seats over all seats. That is the
+measure for games such as Nap, where several seats may win one deal.
+"""
 
 from __future__ import annotations
 
@@ -26,6 +37,11 @@ class ArenaResult:
     score: float  # Femkort: deals won; Letzter Stich: tokens lost
     decision_seconds: list[float] = field(default_factory=list)
     faults: int = 0
+    partners: int = 1  # seats the hero plays (a partnership)
+    thrown_in: int = 0  # deals nobody played (not counted in the rate)
+    values: list[float] = field(default_factory=list)  # the hero's bot_value, per deal
+    shares: list[float] = field(default_factory=list)  # the hero's part of each played deal's wins
+    shared: int = 0  # played deals won by more seats than one side (Nap: a failed bid)
 
     @property
     def stich(self) -> bool:
@@ -33,19 +49,39 @@ class ArenaResult:
         return not get_game(self.game).wants_last_trick
 
     @property
+    def counted(self) -> int:
+        return max(self.deals - self.thrown_in, 1)
+
+    @property
     def rate(self) -> float:
-        return self.score / self.deals
+        return self.score / self.counted
 
     @property
     def ci95(self) -> tuple[float, float]:
         """Normal approximation; per deal the outcome is 0 or 1 here (Letzter Stich slams pay nothing)."""
         p = self.rate
-        half = 1.96 * sqrt(max(p * (1 - p), 0.0) / self.deals)
+        half = 1.96 * sqrt(max(p * (1 - p), 0.0) / self.counted)
         return p - half, p + half
 
     @property
     def fair_share(self) -> float:
-        return 1 / self.players
+        return self.partners / self.players
+
+    @property
+    def value(self) -> tuple[float, float, float]:
+        """The hero's mean value per deal, with a 95% confidence interval."""
+        n = max(len(self.values), 1)
+        mean = sum(self.values) / n
+        spread = sqrt(sum((v - mean) ** 2 for v in self.values) / max(n - 1, 1) / n)
+        return mean, mean - 1.96 * spread, mean + 1.96 * spread
+
+    @property
+    def split_share(self) -> tuple[float, float, float]:
+        """The hero's mean part of the deals' wins (ties split), with a 95% confidence interval."""
+        n = max(len(self.shares), 1)
+        mean = sum(self.shares) / n
+        spread = sqrt(sum((v - mean) ** 2 for v in self.shares) / max(n - 1, 1) / n)
+        return mean, mean - 1.96 * spread, mean + 1.96 * spread
 
     def as_json(self) -> dict[str, Any]:
         ms = sorted(s * 1000 for s in self.decision_seconds) or [0.0]
@@ -59,13 +95,29 @@ class ArenaResult:
             key: round(self.rate, 4),
             "ci95": [round(lo, 4), round(hi, 4)],
             "fair_share": round(self.fair_share, 4),
-            "multiple": round(self.rate / self.fair_share, 3),
+            # with deals won by several seats the rate is no share: read split_multiple instead
+            "multiple": round(self.rate / self.fair_share, 3) if self.stich or not self.shared else None,
             "decision_ms": {
                 "p50": round(statistics.median(ms), 2),
                 "p95": round(ms[int(0.95 * (len(ms) - 1))], 2),
                 "max": round(ms[-1], 2),
             },
             "faults": self.faults,
+        } | self._value_json()
+
+    def _value_json(self) -> dict[str, Any]:
+        if not self.values:
+            return {}
+        value, low, high = self.value
+        share, share_low, share_high = self.split_share
+        return {
+            "thrown_in": self.thrown_in,
+            "hero_value_per_deal": round(value, 4),
+            "value_ci95": [round(low, 4), round(high, 4)],
+            "split_share": round(share, 4),
+            "split_share_ci95": [round(share_low, 4), round(share_high, 4)],
+            "split_multiple": round(share / self.fair_share, 3),
+            "split_multiple_ci95": [round(share_low / self.fair_share, 3), round(share_high / self.fair_share, 3)],
         }
 
     def report(self) -> str:
@@ -78,11 +130,29 @@ class ArenaResult:
                 f"{self.game}, {self.players} players, {self.deals} deals: hero {self.hero} vs field {self.field}",
                 f"hero {what}: {self.rate:.4f} (95% CI {lo:.4f} to {hi:.4f})",
                 f"fair share: {self.fair_share:.4f}; hero at {data['multiple']:.3f}x the fair share"
-                f" (CI {lo / self.fair_share:.3f}x to {hi / self.fair_share:.3f}x)",
+                f" (CI {lo / self.fair_share:.3f}x to {hi / self.fair_share:.3f}x)"
+                if data["multiple"] is not None
+                else f"{self.shared} deals were won by several seats: read the share of the deals' wins below",
                 f"hero decision time: median {ms['p50']:.2f} ms, p95 {ms['p95']:.2f} ms, max {ms['max']:.2f} ms",
                 f"faults: {self.faults}",
+                *self._value_lines(data),
             ]
         )
+
+    def _value_lines(self, data: dict[str, Any]) -> list[str]:
+        if "hero_value_per_deal" not in data:
+            return []
+        low, high = data["value_ci95"]
+        share_low, share_high = data["split_share_ci95"]
+        multiple_low, multiple_high = data["split_multiple_ci95"]
+        return [
+            f"deals thrown in (not counted): {self.thrown_in}",
+            f"hero value per deal (the game's chips or points): {data['hero_value_per_deal']:.4f}"
+            f" (95% CI {low:.4f} to {high:.4f}; the field against itself gets 0)",
+            f"hero share of the deals' wins, ties split: {data['split_share']:.4f} (95% CI {share_low:.4f} to"
+            f" {share_high:.4f}): {data['split_multiple']:.3f}x the fair share (CI {multiple_low:.3f}x to"
+            f" {multiple_high:.3f}x)",
+        ]
 
 
 def make_player(spec: str, *, rng: random.Random, timeout: float) -> ComputerPlayer:
@@ -107,11 +177,13 @@ def run_arena(
     heroes = [make_player(hero, rng=random.Random(f"{seed}:hero:{seat}"), timeout=timeout) for seat in range(players)]
     fields = [make_player(field, rng=random.Random(f"{seed}:field:{seat}"), timeout=timeout) for seat in range(players)]
     result = ArenaResult(game=game, hero=hero, field=field, players=players, deals=deals, score=0)
+    result.partners = len(rules.partners(0, players))
     try:
         for number in range(deals):
             hero_seat = number % players
+            hero_seats = rules.partners(hero_seat, players)
             dealer = (number // players) % players
-            seated = [heroes[s] if s == hero_seat else fields[s] for s in range(players)]
+            seated = [heroes[s] if s in hero_seats else fields[s] for s in range(players)]
             state = rules.deal(
                 players=players, dealer=dealer, options=parsed, rng=random.Random(f"{seed}:deal:{number}")
             )
@@ -120,10 +192,19 @@ def run_arena(
                 view = view_for(state, seat, (0,) * players)
                 started = time.perf_counter()
                 card = seated[seat].choose(view)
-                if seat == hero_seat:
+                if seat in hero_seats:
                     result.decision_seconds.append(time.perf_counter() - started)
                 state = state.apply(card)
             result.score += rules.deal_score(state, hero_seat)
+            result.thrown_in += state.thrown_in
+            if not rules.bots_count_tricks:
+                continue  # a last-trick game: the rate above says it all
+            result.values.append(rules.bot_value(state, hero_seat))
+            if not state.thrown_in:
+                values = [rules.bot_value(state, seat) for seat in range(players)]
+                top = [seat for seat in range(players) if values[seat] == max(values)]
+                result.shares.append(sum(seat in hero_seats for seat in top) / len(top))
+                result.shared += len(top) > result.partners
     finally:
         for player in [*heroes, *fields]:
             if isinstance(player, ExternalPlayer):

@@ -16,6 +16,7 @@ from games.engine import get_game
 from games.engine.cards import INDEX, SUIT_MASK
 from games.engine.views import SeatView
 
+from .counting import medium_action
 from .knowledge import infer
 from .rollout import quick_playouts
 
@@ -26,6 +27,8 @@ class MediumPlayer:
         self.worlds = worlds
 
     def choose(self, view: SeatView) -> str:
+        if get_game(view.game).bots_count_tricks:
+            return medium_action(view)
         order = ranked(view)
         if len(order) == 1:
             return order[0]

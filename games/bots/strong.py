@@ -17,6 +17,7 @@ from games.engine import get_game
 from games.engine.cards import BIT, INDEX
 from games.engine.views import SeatView
 
+from .counting import strong_action
 from .knowledge import infer
 from .medium import ranked
 from .rollout import quick_playouts
@@ -35,7 +36,9 @@ class StrongPlayer:
         node_limit: int = 120_000,
         min_worlds: int = 8,
         max_worlds: int = 64,
+        counting_playouts: int = 240,
     ):
+        self.counting_playouts = counting_playouts
         self.rng = rng or random.SystemRandom()
         self.playout_worlds = playout_worlds
         self.exact_from = exact_from
@@ -45,6 +48,8 @@ class StrongPlayer:
         self.max_worlds = max_worlds
 
     def choose(self, view: SeatView) -> str:
+        if get_game(view.game).bots_count_tricks:
+            return strong_action(view, self.rng, playouts=self.counting_playouts)
         order = ranked(view)
         if len(order) == 1:
             return order[0]

@@ -296,6 +296,50 @@ class TrickGame:
         deal won (or a last trick avoided), 0 otherwise."""
         return float((state.winner == seat) == self.wants_last_trick)
 
+    # -- hooks for the computer players of games that count tricks against a contract --
+    # Such a game sets ``bots_count_tricks`` and is played by ``games/bots/counting.py`` through the
+    # hooks below; the others by the last-trick players. The defaults describe a plain game: follow
+    # suit, trump beats the led suit, each for themselves.
+
+    bots_count_tricks: ClassVar[bool] = False
+
+    def suit_in_play(self, card: Card, trump: str | None) -> str:
+        """The suit ``card`` follows and counts as (Euchre: the left bower is trump)."""
+        return card[1]
+
+    def card_power(self, card: Card, led: str, trump: str | None) -> int:
+        """How strongly ``card`` takes a trick whose led suit is ``led``: 0 if it cannot, higher beats lower."""
+        if card[1] == trump:
+            return 200 + INDEX[card] % 13
+        return 100 + INDEX[card] % 13 if card[1] == led else 0
+
+    def partners(self, seat: int, players: int) -> tuple[int, ...]:
+        """The seats that score together with ``seat`` for the whole session, itself first."""
+        return (seat,)
+
+    def makers(self, contract: Any) -> tuple[int, ...]:
+        """The seats that must make what the auction settled (the others defend it); () for none."""
+        return ()
+
+    def hand_tricks(self, hand: Sequence[Card], trump: str | None) -> float:
+        """A rough count of the tricks ``hand`` takes with ``trump`` as trump (bids, the first lead)."""
+        return float(sum(card[0] == "A" or card[1] == trump for card in hand))
+
+    def bot_call(self, view: Any) -> str:
+        """A sound auction action (bid, order, discard, call...) for the seat of ``view`` (a ``SeatView``)
+        by rules of thumb: the medium player's choice, and everyone's in the strong player's play-outs."""
+        return view.actions[0]
+
+    def known_cards(self, view: Any) -> dict[int | None, tuple[Card, ...]]:
+        """Hidden cards whose place ``view``'s seat knows: per other seat the cards it surely holds,
+        under ``None`` the cards in nobody's hand (a turned-down card)."""
+        return {}
+
+    def bot_value(self, state: DealState, seat: int) -> float:
+        """What a finished deal was worth to ``seat`` in the game's own currency (chips, points for
+        the partnership less the other side's): what the computer players maximise."""
+        return self.deal_score(state, seat)
+
     def describe(self, options: Any) -> tuple[Text, ...]:
         """The table's options in short, as the header and the lobby show them."""
         return ()

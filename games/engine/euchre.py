@@ -513,6 +513,99 @@ class Euchre(AuctionGame):
         self.deck(players)
         return EuchreMatch(options=options, dealer=record["dealer"], points=tuple(record["points"]))
 
+    # -- computer players --------------------------------------------------------
+
+    bots_count_tricks = True
+
+    def suit_in_play(self, card: Card, trump: str | None) -> str:
+        return suit_in_play(card, trump)
+
+    def card_power(self, card: Card, led: str, trump: str | None) -> int:
+        if trump is None:
+            return 10 + _RANK_ORDER.index(card[0]) if card[1] == led else 0
+        return power(card, led, trump)
+
+    def partners(self, seat: int, players: int) -> tuple[int, ...]:
+        return (seat, (seat + 2) % 4)
+
+    def makers(self, contract: Any) -> tuple[int, ...]:
+        return () if contract is None else (contract[0], (contract[0] + 2) % 4)
+
+    def hand_tricks(self, hand: Sequence[Card], trump: str | None) -> float:
+        """Tricks five cards may take with ``trump``: a trump counts by the higher trumps out (each
+        in an opponent's hand about two times in five), an off ace most of a trick, a void with two
+        trumps to ruff with a little."""
+        if trump is None:
+            return max(self.hand_tricks(hand, suit) for suit in "SHDC")
+        trumps = [power(card, trump, trump) for card in hand if suit_in_play(card, trump) == trump]
+        trumps.sort(reverse=True)
+        ladder = [100, 99, *range(57, 49, -1)]  # right, left, A K Q (J) T 9 8 7 of trump
+        ladder.remove(50 + _RANK_ORDER.index("J"))  # the jack of trump is the right bower
+        tricks = 0.0
+        for mine_above, strength in enumerate(trumps):
+            missing = ladder.index(strength) - mine_above
+            tricks += 0.62 ** max(0, missing - (len(trumps) - 1 - mine_above))  # length draws theirs
+        side = [card for card in hand if suit_in_play(card, trump) != trump]
+        for card in side:
+            if card[0] == "A":
+                tricks += 0.75
+            elif card[0] == "K":
+                tricks += 0.4 if any(c[1] == card[1] and c[0] == "A" for c in side) else 0.2
+        if len(trumps) >= 2:
+            tricks += 0.25 * sum(not any(c[1] == suit for c in side) for suit in "SHDC" if suit != trump) - 0.25
+        return tricks
+
+    def bot_call(self, view: Any) -> str:
+        """Order or call with about two tricks of my own (my partner brings the third), counting the
+        upcard for whoever picks it up; go alone with four; discard what weakens the hand least
+        (short-suiting it); defend alone with three."""
+        actions, hand, trump = view.actions, list(view.hand), view.trump
+        seat, dealer, upcard = view.seat, view.dealer, view.upcard
+        if ORDER in actions:
+            suit = upcard[1]
+            if seat == dealer:
+                expect = max(self.hand_tricks([*[c for c in hand if c != drop], upcard], suit) for drop in hand)
+            else:
+                gift = 0.3 + 0.3 * (power(upcard, suit, suit) >= 57)
+                expect = self.hand_tricks(hand, suit) + (gift if team_of(dealer) == team_of(seat) else -gift)
+            return ORDER if expect >= 2.1 else PASS
+        if actions[0].startswith("discard:"):
+            suit = upcard[1]
+
+            def after(action: str) -> tuple[float, int]:
+                card = action[8:]
+                kept = [c for c in hand if c != card]
+                return self.hand_tricks(kept, suit), -power(card, card[1], suit)
+
+            return max(actions, key=after)
+        calls = [action for action in actions if action.startswith("call:")]
+        if calls:
+            best = max(calls, key=lambda call: self.hand_tricks(hand, call[5:]))
+            return best if PASS not in actions or self.hand_tricks(hand, best[5:]) >= 2.3 else PASS
+        if ALONE in actions:
+            return ALONE if self.hand_tricks(hand, trump) >= 4.0 else PASS
+        return DEFEND if DEFEND in actions and self.hand_tricks(hand, trump) >= 3.2 else PASS
+
+    def known_cards(self, view: Any) -> dict[int | None, tuple[Card, ...]]:
+        """The upcard: in the dealer's hand once ordered (until played), else in nobody's; and the
+        dealer's own discard."""
+        if view.upcard is None:
+            return {}
+        played = {card for trick in (*view.tricks, *([view.trick] if view.trick else [])) for card in trick.cards}
+        known: dict[int | None, tuple[Card, ...]] = {}
+        gone = tuple(call[8:] for call in view.calls if call.startswith("discard:"))
+        if ORDER not in view.calls:
+            gone += (view.upcard,)
+        elif view.seat != view.dealer and view.upcard not in played:
+            known[view.dealer] = (view.upcard,)
+        if gone:
+            known[None] = gone
+        return known
+
+    def bot_value(self, state: DealState, seat: int) -> float:
+        points = self.points(state)
+        return float(points[team_of(seat)] - points[1 - team_of(seat)])
+
 
 def _points(count: int) -> Count:
     return Count(count, *ngettext_noop("%(count)d point", "%(count)d points"))

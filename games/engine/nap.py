@@ -275,6 +275,46 @@ class Nap(AuctionGame):
             raise InvalidDeal(f"the record holds chips for {len(chips)} seats, not {players}")
         return NapMatch(players, options, record["dealer"], chips, record.get("dealt", 0))
 
+    # -- computer players --------------------------------------------------------
+
+    bots_count_tricks = True
+
+    bot_ranks = "23456789TJQKA"
+
+    def makers(self, contract: Any) -> tuple[int, ...]:
+        return () if contract is None else (contract[0],)
+
+    def hand_tricks(self, hand: Sequence[Card], trump: str | None) -> float:
+        """Tricks a bidder who leads first may expect: each card counts by how many higher cards of
+        its suit are out (each about a one-in-three chance to sit with an opponent at four players);
+        long trumps win once the others' are drawn. Without ``trump``, the best suit for trump."""
+        if trump is None:
+            return max((self.hand_tricks(hand, suit) for suit in {card[1] for card in hand}), default=0.0)
+        tricks = 0.0
+        for suit in {card[1] for card in hand}:
+            ranks = sorted((self.bot_ranks.index(card[0]) for card in hand if card[1] == suit), reverse=True)
+            for mine_above, rank in enumerate(ranks):
+                missing = 12 - rank - mine_above  # higher cards of the suit in other hands or undealt
+                if suit == trump:
+                    # with the lead, my higher trumps draw theirs: length makes up for missing tops
+                    missing = max(0, missing - (len(ranks) - 1 - mine_above) // 2)
+                    tricks += 0.68**missing
+                elif missing <= 1:
+                    tricks += 0.8 * 0.68**missing
+        return tricks
+
+    def bot_call(self, view: Any) -> str:
+        """Bid the highest number of tricks the hand is likely to make (Nap pays 10 and costs 5:
+        worth bidding on a good chance; Wellington and Blücher only on a near certainty)."""
+        expect = self.hand_tricks(view.hand, None)
+        wanted = {"bid:1": 0.9, "bid:2": 2.0, "bid:3": 3.05, "bid:4": 4.0, "nap": 4.55}
+        wanted |= {"wellington": 4.85, "blucher": 4.97}
+        bids = [action for action in view.actions if action != PASS and expect >= wanted[action]]
+        return max(bids, key=LADDER.index) if bids else PASS
+
+    def bot_value(self, state: DealState, seat: int) -> float:
+        return float(self.chips(state)[seat])
+
 
 BID_NAMES = {  # the bids, not the game nor the generals: each language may call them its own way
     "nap": pgettext_noop("bid", "Nap"),
