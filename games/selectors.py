@@ -604,7 +604,8 @@ def _sorted_hand(cards: tuple[str, ...], view: SeatView) -> list[str]:
     bower) sits with that suit."""
     order = "SHCD"
     rules, trump = view.rules, view.trump
-    return sorted(cards, key=lambda c: (order.index(rules.suit_of(c, trump)), -rules.card_rank(c, trump)))
+    suit = {card: rules.suit_in_play(card, trump) for card in cards}
+    return sorted(cards, key=lambda c: (order.index(suit[c]), -rules.card_power(c, suit[c], trump)))
 
 
 def _trick(view: SeatView | None, seats: list[Seat]) -> tuple[list[CardView], str]:

@@ -8,6 +8,7 @@ the game's hooks; the last-trick games (Femkort, Letzter Stich) by the rest.
 
 from __future__ import annotations
 
+import logging
 import random
 from typing import Protocol
 
@@ -15,6 +16,8 @@ from games.engine import get_game
 from games.engine.base import REDEAL_NO, REDEAL_YES
 from games.engine.cards import RANKS, Card
 from games.engine.views import SeatView
+
+log = logging.getLogger(__name__)
 
 
 class ComputerPlayer(Protocol):
@@ -57,9 +60,11 @@ def act(player: ComputerPlayer, view: SeatView) -> str:
     """A computer's action: its answer when someone asks for new cards, else its card."""
     if REDEAL_NO in view.actions:
         return vote(view)
-    if not view.legal:  # an auction: until the levels bid, any legal call
-        return random.Random(repr(view)).choice([a for a in view.actions if a != REDEAL_YES])
-    return player.choose(view)
+    try:
+        return player.choose(view)
+    except Exception:  # a computer's mistake must never stall a table: any legal action will do
+        log.exception("computer player %s failed; playing a random legal action", type(player).__name__)
+        return random.Random(repr(view)).choice(view.legal or [a for a in view.actions if a != REDEAL_YES])
 
 
 def vote(view: SeatView) -> str:

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from .cards import BIT, CARDS, INDEX, RANKS, SUITS, Card, from_mask, parse_card
+from .cards import BIT, CARDS, INDEX, SUITS, Card, from_mask, parse_card
 from .options import Option, gettext_noop
 
 if TYPE_CHECKING:
@@ -314,8 +314,9 @@ class TrickGame:
         return 100 + INDEX[card] % 13 if card[1] == led else 0
 
     def partners(self, seat: int, players: int) -> tuple[int, ...]:
-        """The seats that score together with ``seat`` for the whole session, itself first."""
-        return (seat,)
+        """The seats that score together with ``seat`` for the whole session (``teams``), itself first."""
+        team = next(team for team in self.teams(players) if seat in team)
+        return (seat, *(other for other in team if other != seat))
 
     def makers(self, contract: Any) -> tuple[int, ...]:
         """The seats that must make what the auction settled (the others defend it); () for none."""
@@ -377,14 +378,6 @@ class TrickGame:
     def face_up(self, state: DealState) -> tuple[tuple[int, Card], ...]:
         """Cards the rules turn face up while still in a hand, as (seat, card): everyone may see them."""
         return ()
-
-    def suit_of(self, card: Card, trump: str | None) -> str:
-        """The suit a card follows and counts as (a game with bowers moves one to trump)."""
-        return card[1]
-
-    def card_rank(self, card: Card, trump: str | None) -> int:
-        """How high a card stands within the suit it counts as (for sorting a hand)."""
-        return RANKS.index(card[0])
 
     def teams(self, players: int) -> tuple[tuple[int, ...], ...]:
         """Seats that win and lose together (partnerships); here every seat plays for itself."""

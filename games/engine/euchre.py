@@ -321,12 +321,6 @@ class Euchre(AuctionGame):
     def teams(self, players: int) -> tuple[tuple[int, ...], ...]:
         return TEAMS
 
-    def suit_of(self, card: Card, trump: str | None) -> str:
-        return suit_in_play(card, trump)
-
-    def card_rank(self, card: Card, trump: str | None) -> int:
-        return power(card, suit_in_play(card, trump), trump) if trump else _RANK_ORDER.index(card[0])
-
     def action_text(self, action: str, view: SeatView) -> tuple[Text, Text | None]:
         step = self._step(view)
         up = (("suit", SuitName(view.upcard[1])), ("card", CardName(view.upcard)))
@@ -524,9 +518,6 @@ class Euchre(AuctionGame):
         if trump is None:
             return 10 + _RANK_ORDER.index(card[0]) if card[1] == led else 0
         return power(card, led, trump)
-
-    def partners(self, seat: int, players: int) -> tuple[int, ...]:
-        return (seat, (seat + 2) % 4)
 
     def makers(self, contract: Any) -> tuple[int, ...]:
         return () if contract is None else (contract[0], (contract[0] + 2) % 4)

@@ -60,8 +60,8 @@ class SeatView:
         if not self.trick or not self.trick.cards:
             return "lead", None
         rules = self.rules
-        led = rules.suit_of(self.trick.cards[0], self.trump)
-        in_suit = [card for card in self.hand if rules.suit_of(card, self.trump) == led]
+        led = rules.suit_in_play(self.trick.cards[0], self.trump)
+        in_suit = [card for card in self.hand if rules.suit_in_play(card, self.trump) == led]
         if not in_suit:
             return "discard", led
         if len(self.legal) < len(in_suit):

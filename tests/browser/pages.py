@@ -72,11 +72,12 @@ class Player:
         return self.page.locator(".choices button, .hand button.card:not([aria-disabled=true])")
 
     def play_a_card(self) -> str:
-        """Click the first card the rules allow, or in an auction the last button (the boldest:
-        the highest bid, ordering up, going alone); returns the card or action."""
+        """Click the first card the rules allow, or in an auction the first button that is not a
+        pass (the lowest bid, ordering up, going alone); returns the card or action."""
         choices = self.page.locator(".choices button")
         if choices.count():
-            return self._click(choices.last, "data-action")
+            bolder = self.page.locator(".choices button:not([data-action=pass])")
+            return self._click(bolder.first if bolder.count() else choices.first, "data-action")
         return self._click(self.playable().first, "data-card")
 
     def _click(self, card, attribute: str) -> str:
