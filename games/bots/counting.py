@@ -275,6 +275,7 @@ def strong_action(view: SeatView, rng: random.Random, *, playouts: int = 240, mi
     actions.sort(key=lambda action: action != first)  # ties go to the rules of thumb
     rules = get_game(view.game)
     known, forced = knowledge(view)
+    playouts = playouts * 4 // max(4, len(view.seats))  # longer play-outs at five or six seats: fewer
     worlds = max(min_worlds, playouts // len(actions))
     total = dict.fromkeys(actions, 0.0)
     for _ in range(worlds):
