@@ -43,6 +43,13 @@ def test_an_external_bot_plays_a_match_and_hears_goodbye(tmp_path):
     assert marker.read_text() == "bye"
 
 
+def test_an_external_bot_bids_and_plays_nap_from_its_actions(tmp_path):
+    hero = bot(tmp_path, "bidder", 'json.dumps({"action": m["actions"][-1]})')
+    result = run_arena(game="nap", players=4, deals=8, seed=3, hero=hero, field="easy")
+    assert result.faults == 0
+    assert result.decision_seconds
+
+
 def test_the_turn_message_follows_the_protocol(tmp_path):
     log = tmp_path / "turns.jsonl"
     hero = bot(
@@ -66,6 +73,9 @@ def test_the_turn_message_follows_the_protocol(tmp_path):
         "tricks",
         "trick",
         "scores",
+        "actions",
+        "calls",
+        "upcard",
     }
     assert first["type"] == "turn"
     assert first["game"] == "letzter-stich"

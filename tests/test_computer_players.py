@@ -125,3 +125,20 @@ def test_solver_in_letzter_stich_avoids_the_last_trick():
     solver = Solver(players=3, trump=-1, overtake=False, root=0, avoid=True)
     # Lead AS: win it, then must lead 9H and lose the last trick to JH (seat 2 can choose).
     assert solver.taker([BIT["9H"], hands[1], hands[2]], 0, [INDEX["AS"]]) != 0
+
+
+class _Broken:
+    def choose(self, view):
+        raise RuntimeError("a bug in a computer player")
+
+
+@pytest.mark.parametrize("game", ["femkort", "euchre"])
+def test_a_computer_player_that_fails_still_takes_a_legal_action(game, caplog):
+    from games.bots import act
+    from games.engine import get_game
+
+    rules = get_game(game)
+    state = rules.deal(players=4, dealer=0, options=rules.parse_options({}), rng=random.Random(3))
+    view = view_for(state, state.to_act)
+    assert act(_Broken(), view) in state.legal_actions()
+    assert "failed" in caplog.text

@@ -1,7 +1,8 @@
 """The open bot protocol: any program that reads JSON lines on stdin and writes JSON lines on stdout.
 
 For each decision it gets one ``{"type": "turn", ...}`` line (``turn_message``) and answers
-``{"card": "QH"}``; at the end it gets ``{"type": "bye"}``. An illegal card, garbage, or
+``{"card": "QH"}`` (or ``{"action": "bid:2"}`` for a bid or call from ``actions``); at the end it
+gets ``{"type": "bye"}``. An illegal card, garbage, or
 no answer within the time limit is a fault: a random legal card is played instead.
 """
 
@@ -14,6 +15,7 @@ import subprocess
 import threading
 from typing import Any
 
+from games.engine.base import REDEAL_YES
 from games.engine.views import SeatView
 
 
@@ -30,6 +32,11 @@ def turn_message(view: SeatView) -> dict[str, Any]:
         "tricks": [{"leader": t.leader, "cards": list(t.cards), "winner": t.winner} for t in view.tricks],
         "trick": {"leader": view.trick.leader, "cards": list(view.trick.cards)} if view.trick else None,
         "scores": list(view.scores) or [0] * view.players,
+        # Games with an auction: what the seat may do now (bids, calls, a discard, or cards),
+        # the bids and calls so far (another seat's discard as "discard") and the upcard.
+        "actions": [action for action in view.actions if action != REDEAL_YES],
+        "calls": list(view.calls),
+        "upcard": view.upcard,
     }
 
 
@@ -60,11 +67,13 @@ class ExternalPlayer:
 
     def choose(self, view: SeatView) -> str:
         answer = self._ask(turn_message(view))
-        card = answer.get("card") if isinstance(answer, dict) else None
-        if card in view.legal:
-            return card
+        legal = view.legal or [action for action in view.actions if action != REDEAL_YES]
+        if isinstance(answer, dict):
+            choice = answer.get("action", answer.get("card"))
+            if choice in legal:
+                return choice
         self.faults += 1
-        return self.rng.choice(view.legal)
+        return self.rng.choice(legal)
 
     def _ask(self, message: dict) -> object:
         try:
