@@ -503,7 +503,7 @@ def _panel(
         is_me=seat.position == me and view is None,  # only a waiting table's seats depend on who looks
         empty=seat.is_empty,
         connected=connected,
-        hand_size=view.hand_sizes[seat.position] if view else 0,
+        hand_size=view.hand_sizes[seat.position] if view and seat.position in view.seats else 0,
         played=played,
         stand_in=bool(seat.user_id and seat.stand_in),
         left=seat.left,

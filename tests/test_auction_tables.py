@@ -197,6 +197,7 @@ def test_euchre_with_a_friend_as_partner_against_two_computers(make_user, seed):
             assert panels[0].team == panels[2].team != panels[1].team == panels[3].team
             out = [p for p in range(4) if p not in state.seats]
             assert [p.position for p in table.seats if p.sitting_out] == out
+            assert all(p.hand_size == 0 for p in table.seats if p.sitting_out)  # not even how many
             if out:
                 saw_alone = True
                 assert "sitting-out" in html

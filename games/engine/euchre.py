@@ -393,7 +393,7 @@ class Euchre(AuctionGame):
             if making.step in ("round2",):
                 return (Text(gettext_noop("The %(card)s was turned down."), (("card", CardName(view.upcard)),)),)
             if making.maker is None:
-                return (Text(gettext_noop("Upcard: %(card)s."), (("card", CardName(view.upcard)),)),)
+                return ()  # round one: the upcard itself is on show
             return (
                 Text(
                     gettext_noop("%(name)s made %(suit)s trump."),

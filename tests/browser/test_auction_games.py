@@ -4,12 +4,16 @@ what they mean, partners, and exports that replay through the engine's command l
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 from playwright.sync_api import expect
 
 from .pages import Player, play_together
+
+SHOTS = os.environ.get("FEMKORT_SCREENSHOTS")  # a folder: save a picture of trump making there (the README's)
 
 
 def _exports_replay(me: Player) -> int:
@@ -64,6 +68,9 @@ def test_euchre_with_a_friend_as_partner_against_two_computers(player):
             seen["partner"] |= page.locator(f".seat[data-seat='0'] .partner:has-text('{bo.name}')").count() > 0
             seen["upcard"] |= page.locator(".upcard .card").count() > 0
             seen["sitting_out"] |= page.locator(".seat.sitting-out").count() > 0
+        shot = Path(SHOTS or ".") / "euchre-phone-making-trump.png"
+        if SHOTS and not shot.exists() and anna.page.locator(".choices button small").count():
+            anna.page.screenshot(path=str(shot), full_page=True)
 
     play_together([anna, bo], check=look)
     assert all(seen.values()), seen
