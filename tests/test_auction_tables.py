@@ -208,7 +208,9 @@ def test_euchre_with_a_friend_as_partner_against_two_computers(make_user, seed):
         if state.trick is None:
             assert sorted(choice.action for choice in table.choices) == sorted(legal)
             if "order" in legal:
-                assert any(c.action == "order" and state.upcard[1] in "SHDC" for c in table.choices)
+                order = next(c for c in table.choices if c.action == "order")
+                suit = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[state.upcard[1]]
+                assert suit in order.label + order.meaning  # "Order up hearts", "Pick up the J♥: …hearts"
             # Make trump and go alone whenever one may: the partner then sits out.
             wanted = [a for a in legal if a in ("order", "alone") or a.startswith("call:")]
             action = wanted[0] if wanted else rng.choice(legal)
