@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 from games.engine import TrickGame
 from games.engine.base import looks_like_action
 from games.engine.options import Option, from_form
-from games.records import MAX_SEATS, MIN_SEATS
+from games.records import seat_limits
 
 
 class TableForm(forms.Form):
@@ -30,7 +30,7 @@ class TableForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.rules = rules
         self.fields["game"].initial = rules.name
-        low, high = max(MIN_SEATS, rules.min_players), min(MAX_SEATS, rules.max_players)
+        low, high = seat_limits(rules)
         seats = forms.IntegerField(label=_("Seats"), min_value=low, max_value=high, initial=min(max(4, low), high))
         fields = {"game": self.fields.pop("game"), "seats": seats}
         fields |= {option.name: _field(option) for option in rules.options_schema}

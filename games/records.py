@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.engine import Match, get_game
+from games.engine import Match, TrickGame, get_game
 from games.engine.base import REDEAL_YES, DealState
 
 from .models import Deal, GameSession, Seat
@@ -12,9 +12,14 @@ from .models import Deal, GameSession, Seat
 MIN_SEATS, MAX_SEATS = 2, 10  # a table's seats, within its game's own limits
 
 
+def seat_limits(rules: TrickGame) -> tuple[int, int]:
+    """The fewest and most seats a table of this game may have."""
+    return max(MIN_SEATS, rules.min_players), min(MAX_SEATS, rules.max_players)
+
+
 def players_needed(game: str) -> int:
     """Seats that must be filled before a session of ``game`` starts."""
-    return max(MIN_SEATS, get_game(game).min_players)
+    return seat_limits(get_game(game))[0]
 
 
 def deal_state(deal: Deal, actions: Sequence[str | tuple[int, str]] | None = None) -> DealState:

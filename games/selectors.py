@@ -551,7 +551,7 @@ def _auction(snapshot: TableSnapshot, rules: TrickGame, match: Match | None, vie
     return {
         "standing": standing,
         "contract": tuple(say(text, names) for text in rules.contract_facts(view)) if view.calls or view.upcard else (),
-        "upcard": card_view(view.upcard) if view.upcard and view.contract is None else None,
+        "upcard": card_view(view.upcard) if rules.upcard_on_show(view) else None,
         "bidding": tuple(
             say(rules.call_said(call), names, name=names[seat]) for call, seat in zip(view.calls, callers, strict=True)
         ),
@@ -678,6 +678,9 @@ def session_result(session: GameSession, seats: Sequence[Seat]) -> str:
             return _("The session ended in a draw.")
         names = [seats[seat].name for seat in winners]
         if tuple(sorted(winners)) in GAMES[session.game].teams(len(seats)):
+            won = [seats[seat].name for seat in winners if seats[seat].won]
+            if len(won) == 1:  # the partner left: the one who stayed wins
+                return _("%(name)s wins the session.") % {"name": won[0]}
             return _("%(names)s and %(last)s win the session as partners.") % {
                 "names": ", ".join(names[:-1]),
                 "last": names[-1],

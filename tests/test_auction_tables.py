@@ -257,3 +257,21 @@ def test_only_action_words_and_cards_are_choices(make_user):
         for choice in table.choices:
             assert choice.action not in INDEX
             assert choice.action not in ACTION_WORDS
+
+
+def test_a_discard_without_its_card_is_refused_at_the_table_and_the_upcard_leaves_the_header(make_user):
+    people = [make_user(name) for name in ("anna", "bo", "cleo", "dag")]
+    session = _table(people[0], "euchre", {}, 4, people=[(user, seat) for seat, user in enumerate(people) if seat])
+    session = services.session_start(session_id=session.pk, user=people[0], rng=random.Random(8))
+    state = _current(session)
+    assert _page(session, people[0])[1].header.upcard.card == state.upcard  # round one: face up
+    services.card_play(session_id=session.pk, user=people[state.to_act], card="order", seen_seq=session.seq)
+    session.refresh_from_db()
+    state = _current(session)
+    assert state.to_act == state.dealer
+    assert _page(session, people[0])[1].header.upcard is None  # in the dealer's hand now
+    with pytest.raises(services.TableError) as error:  # only a replayed record may hide its discard
+        services.card_play(session_id=session.pk, user=people[state.dealer], card="discard", seen_seq=session.seq)
+    assert error.value.code == "not_now"
+    session.refresh_from_db()
+    assert _current(session).calls == state.calls

@@ -379,6 +379,10 @@ class TrickGame:
         """Cards the rules turn face up while still in a hand, as (seat, card): everyone may see them."""
         return ()
 
+    def upcard_on_show(self, view: SeatView) -> bool:
+        """Whether the card turned up beside the hands lies face up now (and not yet taken or turned down)."""
+        return view.upcard is not None
+
     def teams(self, players: int) -> tuple[tuple[int, ...], ...]:
         """Seats that win and lose together (partnerships); here every seat plays for itself."""
         return tuple((seat,) for seat in range(players))

@@ -354,6 +354,9 @@ class Euchre(AuctionGame):
         making = self.making(_calls_only(view))
         return making.step
 
+    def upcard_on_show(self, view: SeatView) -> bool:
+        return view.upcard is not None and self._step(view) == "round1"
+
     def call_said(self, call: str) -> Text:
         if call == ORDER:
             return Text(gettext_noop("%(name)s orders up the upcard."))
@@ -390,7 +393,7 @@ class Euchre(AuctionGame):
     def contract_facts(self, view: SeatView) -> tuple[Text, ...]:
         if view.contract is None:
             making = self.making(_calls_only(view))
-            if making.step in ("round2",):
+            if making.step == "round2":
                 return (Text(gettext_noop("The %(card)s was turned down."), (("card", CardName(view.upcard)),)),)
             if making.maker is None:
                 return ()  # round one: the upcard itself is on show

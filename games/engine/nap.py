@@ -192,7 +192,7 @@ class Nap(AuctionGame):
             return (Text(said, (("name", SeatName(bidder)), ("bid", bid_name(bid)), ("tricks", _tricks(NEEDED[bid])))),)
         highest = _highest(view.calls)
         if highest is None:
-            return (Text(gettext_noop("No bid yet.")),) if not view.calls or view.calls[-1] == PASS else ()
+            return (Text(gettext_noop("No bid yet.")),)
         bidder = (view.dealer + 1 + list(view.calls).index(highest)) % view.players
         return (
             Text(

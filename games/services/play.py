@@ -15,7 +15,8 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games.bots import act, computer_player
 from games.engine import IllegalPlay, Match, get_game
-from games.engine.base import DealState
+from games.engine.base import ACTION_WORDS, DealState
+from games.engine.cards import INDEX
 from games.engine.views import view_for
 from games.live import snapshots
 from games.live.broadcast import announce
@@ -82,7 +83,7 @@ def _play_known(known: TableSnapshot, card: str, position: int) -> GameSession |
     if known.session.status != GameSession.Status.PLAYING or known.state is None or known.session.unattended_since:
         return None
     try:
-        after = known.state.apply(card, seat=position)
+        after = _checked(known.state, card, position)
     except IllegalPlay:
         return None
     if after.is_over:
@@ -98,6 +99,16 @@ def _play_known(known: TableSnapshot, card: str, position: int) -> GameSession |
         transaction.on_commit(lambda: snapshots.keep(moved_on))
         announce(session.pk, session.seq)
     return session
+
+
+def _checked(state: DealState, action: str, position: int) -> DealState:
+    """The state after ``action`` in live play. A word (a bid, a call) must be one of the seat's
+    legal actions: the engine also reads words that only a replayed record may hold (a discard
+    nobody saw). Cards and votes go straight to the engine, which says which rule they break."""
+    after = state.apply(action, seat=position)  # the engine first: it names the rule a word breaks
+    if action not in INDEX and action not in ACTION_WORDS and action not in state.legal_actions():
+        raise IllegalPlay("not_now", f"{action} is not one of the actions now", seat=position, card=action, legal=[])
+    return after
 
 
 def _advance(session: GameSession, seq: int) -> bool:
@@ -239,7 +250,7 @@ def _play(
     known: TableSnapshot | None,
 ) -> None:
     """Apply one card, record it, settle the deal if it was the last, and tell the table."""
-    after = state.apply(card, seat=position)
+    after = _checked(state, card, position)
     Play.objects.create(deal_id=deal.pk, seq=state.action_count + 1, seat=position, action=card)
     session.seq += 1
     if after.is_over:

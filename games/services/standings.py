@@ -6,8 +6,8 @@ Ratings are openskill's Weng-Lin Plackett-Luce model with the game's partnership
 mu - 3 sigma. Sessions with any computer player at the start are rated apart from
 sessions among people only (see ``Standing``), and computer levels are rated as
 themselves. A person who left, or whose seat a computer was playing at the end, has
-played and lost the session: never its winner, ranked below every other seat (in a
-partnership the pair is ranked by the partner who stayed); the computer that stood in
+played and lost the session: never its winner, ranked below every other seat (taken out
+of its partnership, which the partner who stayed carries on); the computer that stood in
 counts for nothing.
 """
 
@@ -38,16 +38,23 @@ def standings_record(session: GameSession, seats: Sequence[Seat]) -> None:
             standings[key] = _standing(session.game, against, seat)
     before = [standings[(seat.user_id, seat.computer)] for seat in seats]
     rules = get_game(session.game)
-    partnerships = [team for team in rules.teams(len(seats)) if all(seat < len(seats) for seat in team)]
     ranking = rules.ranking(match_of(session, seats))
     deals_won: dict[int, int] = {}
-    if get_game(session.game).wants_last_trick:  # else the last trick's taker lost the deal
+    # Where a deal is won by taking its last trick; in Letzter Stich that loses it, and in games
+    # that count tricks against a contract the last trick decides nothing alone.
+    if rules.wants_last_trick and not rules.counts_tricks:
         won = Deal.objects.filter(session=session, winner__isnull=False).values("winner").annotate(count=Count("pk"))
         deals_won = {row["winner"]: row["count"] for row in won}
     bottom = min(ranking) - 1
     scores = [bottom if _lost(seat) else rank for seat, rank in zip(seats, ranking, strict=True)]
+    # Partnerships are rated as teams; a seat that left is taken out of its team and ranked last alone.
+    partnerships = [
+        part
+        for team in rules.teams(len(seats))
+        for part in ([s for s in team if not _lost(seats[s])], *([s] for s in team if _lost(seats[s])))
+        if part
+    ]
     teams = [[MODEL.rating(mu=before[seat].mu, sigma=before[seat].sigma) for seat in team] for team in partnerships]
-    # A partnership ranks as its better-placed seat (a partner who left is ranked down alone).
     rated = MODEL.rate(teams, scores=[max(scores[seat] for seat in team) for team in partnerships])
     after = {
         seat: rating

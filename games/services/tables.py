@@ -18,7 +18,7 @@ from games.bots import LEVELS
 from games.engine import GAMES, InvalidDeal, get_game
 from games.live.broadcast import announce
 from games.models import TURN_CLOCKS, GameSession, Seat
-from games.records import MAX_SEATS, MIN_SEATS, players_needed, store_match
+from games.records import players_needed, seat_limits, store_match
 
 from .errors import NotSeated, TableError
 from .locks import locked_session
@@ -42,7 +42,7 @@ def table_create(
     if turn_seconds not in dict(TURN_CLOCKS):
         raise TableError(_("Unknown turn clock."))
     rules = get_game(game)
-    low, high = max(MIN_SEATS, rules.min_players), min(MAX_SEATS, rules.max_players)
+    low, high = seat_limits(rules)
     if not isinstance(seats, int) or not low <= seats <= high:
         raise TableError(_("A table has %(low)d to %(high)d seats.") % {"low": low, "high": high})
     try:

@@ -149,7 +149,9 @@ class Command(BaseCommand):
                 plays.append((deal, cards))
                 dealer = (dealer + 1) % n
             session.match = {"dealer": dealer, "wins": wins, "winners": [wins.index(3)]}
-            table = [Seat(session=session, position=i, user=user) for i, user in enumerate(seated)]
+            table = [
+                Seat(session=session, position=i, user=user, won=i == wins.index(3)) for i, user in enumerate(seated)
+            ]
             seats += table
             outcomes.append((session, table, seated, wins))
         Seat.objects.bulk_create(seats, batch_size=BATCH)
