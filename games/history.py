@@ -244,21 +244,28 @@ def _rivals(player: User, count: int = 5) -> list[dict]:
     Two small queries and a tally here: a join-and-group over all seats costs far more
     on a large history.
     """
-    mine = dict(
-        Seat.objects.filter(user=player, session__status=GameSession.Status.FINISHED).values_list("session_id", "won")
-    )
+    finished = Seat.objects.filter(user=player, session__status=GameSession.Status.FINISHED)
+    mine = {
+        session_id: (won, position, game, seats)
+        for session_id, won, position, game, seats in finished.values_list(
+            "session_id", "won", "position", "session__game", "session__seat_count"
+        )
+    }
     tally: dict[int, dict] = {}
     others = Seat.objects.filter(session_id__in=list(mine), user__isnull=False).exclude(user=player)
-    for won, session_id, username, display_name, user_id in others.values_list(
-        "won", "session_id", "user__username", "user__display_name", "user_id"
+    for won, position, session_id, username, display_name, user_id in others.values_list(
+        "won", "position", "session_id", "user__username", "user__display_name", "user_id"
     ):
+        my_won, my_position, game, seats = mine[session_id]
+        if position in get_game(game).partners(my_position, seats):
+            continue  # a partner, not a rival
         row = tally.setdefault(
             user_id,
             {"user__username": username, "user__display_name": display_name, "met": 0, "their_wins": 0, "my_wins": 0},
         )
         row["met"] += 1
         row["their_wins"] += won
-        row["my_wins"] += mine[session_id]
+        row["my_wins"] += my_won
     return sorted(tally.values(), key=lambda row: (-row["met"], row["user__username"]))[:count]
 
 

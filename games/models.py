@@ -76,7 +76,7 @@ class GameSession(models.Model):
             models.Index(fields=["due"], condition=Q(due__isnull=False), name="session_due"),
         ]
         constraints = [
-            models.CheckConstraint(condition=Q(seat_count__gte=3, seat_count__lte=10), name="session_seats_3_to_10"),
+            models.CheckConstraint(condition=Q(seat_count__gte=2, seat_count__lte=10), name="session_seats_2_to_10"),
         ]
 
     def __str__(self) -> str:

@@ -275,3 +275,19 @@ def test_a_discard_without_its_card_is_refused_at_the_table_and_the_upcard_leave
     assert error.value.code == "not_now"
     session.refresh_from_db()
     assert _current(session).calls == state.calls
+
+
+def test_nap_for_two_opens_starts_and_plays_to_the_end(make_user):
+    anna = make_user("anna")
+    session = _table(anna, "nap", {"rounds": 1}, 2, computers=(1,))
+    session = services.session_start(session_id=session.pk, user=anna, rng=random.Random(4))
+    rng = random.Random(4)
+    while True:
+        services.computers_play_all(session_id=session.pk, rng=rng)
+        session.refresh_from_db()
+        if session.status != GameSession.Status.PLAYING:
+            break
+        action = rng.choice(_current(session).legal_actions())
+        services.card_play(session_id=session.pk, user=anna, card=action, seen_seq=session.seq, rng=rng)
+    assert session.seat_count == 2
+    assert session.status == GameSession.Status.FINISHED
