@@ -20,7 +20,7 @@ from games.engine.views import SeatView
 from .counting import strong_action
 from .knowledge import infer
 from .medium import ranked
-from .rollout import quick_playouts
+from .rollout import habit_playouts, quick_playouts
 from .sampler import sample_world
 from .solver import OutOfNodes, Solver
 
@@ -31,7 +31,11 @@ class StrongPlayer:
         rng: random.Random | None = None,
         *,
         playout_worlds: int = 256,
-        exact_from: int = 2,
+        playout_budget: int = 25_600,
+        exact_from: int = 0,
+        field: str = "habit",
+        trust: float | None = None,
+        noise: float = 0.0,
         node_budget: int = 30_000,
         node_limit: int = 120_000,
         min_worlds: int = 8,
@@ -41,7 +45,11 @@ class StrongPlayer:
         self.counting_playouts = counting_playouts
         self.rng = rng or random.SystemRandom()
         self.playout_worlds = playout_worlds
+        self.playout_budget = playout_budget
         self.exact_from = exact_from
+        self.field = field
+        self.trust = trust
+        self.noise = noise
         self.node_budget = node_budget
         self.node_limit = node_limit
         self.min_worlds = min_worlds
@@ -54,7 +62,14 @@ class StrongPlayer:
         if len(order) == 1:
             return order[0]
         if len(view.hand) > self.exact_from:
-            score = quick_playouts(view, order, worlds=self.playout_worlds, rng=self.rng)
+            if self.field == "habit":
+                # The budget counts cards played out: longer deals (more seats, Letzter Stich's
+                # eight cards) and more candidates get fewer worlds, within bounds.
+                cards_left = sum(view.hand_sizes[seat] for seat in view.seats)
+                worlds = min(self.playout_worlds, max(32, self.playout_budget // (len(order) * cards_left)))
+                score = habit_playouts(view, order, worlds=worlds, rng=self.rng, trust=self.trust, noise=self.noise)
+            else:
+                score = quick_playouts(view, order, worlds=self.playout_worlds, rng=self.rng)
             return max(order, key=lambda card: score[card])
         return self._solve_worlds(view, order)
 
