@@ -1,12 +1,13 @@
-"""The strong player: many sampled worlds, searched.
+"""The strong player: many sampled worlds, played out as a plausible field would.
 
-Worlds are deals of the hidden cards consistent with what this seat can infer
-(voids, and under must-overtake the caps shown by low follows). With two cards or
-fewer left, each world is solved exactly open-handed (perfect-information Monte
-Carlo); earlier, where exact search of every world is too slow for a 200 ms move,
-each candidate card is judged by 256 quick play-outs. Measured in the arena, this
-mix beat both pure forms against the medium field (README, "Strength"). The effort
-is counted in worlds and nodes, not a clock, so play is repeatable for a seed.
+Worlds are deals of the hidden cards consistent with what this seat can infer (the
+turned-up trump card, voids, and under must-overtake the caps shown by low follows).
+Each candidate card is played out in every world with all seats following the medium
+player's first rule of thumb (``habits``), and the card that does best is played. Real
+opponents follow rules of thumb; the earlier forms treated them as adversaries (max^n,
+still here with ``exact_from``) or as random players (``field="random"``); neither
+was better against the medium field (README, "Strength"). The effort is counted in
+cards played out, not a clock, so play is repeatable for a seed.
 """
 
 from __future__ import annotations
