@@ -7,12 +7,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.bots import LEVELS, computer_player
+from games.bots.habits import habit_card, observed_plays, world_weight
 from games.bots.knowledge import infer
+from games.bots.medium import ranked
+from games.bots.rollout import habit_playouts
 from games.bots.sampler import sample_world
 from games.bots.solver import Solver
 from games.bots.strong import StrongPlayer
 from games.engine import FEMKORT, LETZTER_STICH
-from games.engine.cards import BIT, INDEX, SUIT_MASK
+from games.engine.cards import BIT, CARDS, INDEX, SUIT_MASK
+from games.engine.tricks import standing
 from games.engine.views import view_for
 from tests.engine_helpers import femkort_deal, play
 
@@ -83,13 +87,86 @@ def test_inference_is_sound_and_worlds_fit_the_view(table, seed, data):
         assert state.hands[other] & ~knowledge.allowed[other] == 0
         assert knowledge.sizes[other] == state.hands[other].bit_count()
     world = sample_world(knowledge, random.Random(seed + 1))
+    played = sum(BIT[card] for cards in view.played for card in cards)
     dealt = 0
     for other, hand in world.items():
         assert hand.bit_count() == knowledge.sizes[other]
         assert hand & ~knowledge.allowed[other] == 0
         assert hand & dealt == 0
         assert hand & state.hands[seat] == 0
+        assert hand & played == 0
         dealt |= hand
+    for other, card in view.face_up:  # the trump card turned up in the dealer's hand stays there
+        if other != seat:
+            assert world[other] & BIT[card]
+
+
+@settings(max_examples=60)
+@given(tables, st.integers(0, 2**32), st.data())
+def test_the_habit_in_play_outs_is_the_rules_of_thumb_first_card(table, seed, data):
+    game, players, options = table
+    state = deal_for(game, players, options, seed)
+    rng = random.Random(seed)
+    for _ in range(data.draw(st.integers(0, state.tricks_per_deal * players - 1))):
+        state = state.play(rng.choice(state.legal_cards()))
+    view = view_for(state, state.to_act)
+    knowledge = infer(view)
+    seats = list(view.seats)
+    leader = seats.index(view.trick.leader)
+    cards = [INDEX[card] for card in view.trick.cards]
+    trump = -1 if view.trump is None else "SHDC".index(view.trump)
+    led, bar, best, _ = standing(cards, leader, len(seats), trump) if cards else (0, 0, -1, leader)
+    turn = [seats[(leader + step) % len(seats)] for step in range(len(cards) + 1, len(seats))]
+    card = habit_card(
+        sum(BIT[card] for card in view.hand),
+        sum(BIT[card] for card in view.legal),
+        unseen=knowledge.unseen,
+        held=sum(knowledge.sizes.values()),
+        later=sum(knowledge.sizes[other] for other in turn),
+        step=len(cards),
+        led=led,
+        bar=bar,
+        best=best,
+        trump=trump,
+        avoid=game == "letzter-stich",
+    )
+    assert CARDS[card] == ranked(view)[0]
+
+
+@pytest.mark.parametrize("game", ["femkort", "letzter-stich"])
+def test_the_strong_choice_repeats_for_a_seed(game):
+    differs = False
+    for seed in range(6):
+        state = deal_for(game, 4, {}, seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(8)):
+            state = state.play(rng.choice(state.legal_cards()))
+        view = view_for(state, state.to_act)
+        first = habit_playouts(view, list(view.legal), worlds=32, rng=random.Random(seed), trust=0.6, noise=0.3)
+        again = habit_playouts(view, list(view.legal), worlds=32, rng=random.Random(seed), trust=0.6, noise=0.3)
+        other = habit_playouts(view, list(view.legal), worlds=32, rng=random.Random(seed + 99), trust=0.6, noise=0.3)
+        assert first == again
+        differs |= first != other  # the seed matters, so repeating it is no accident
+        choices = {StrongPlayer(random.Random(seed)).choose(view) for _ in range(2)}
+        assert len(choices) == 1
+        assert choices <= set(view.legal)
+    assert differs
+
+
+def test_a_world_that_fits_the_habits_weighs_more():
+    # Seat 0 leads 8H and seat 1 takes it with AH. Had seat 1 also held 3H, the rules of thumb
+    # would have shed the three: a world where the ace was its only heart fits the play better.
+    state = femkort_deal("8H,2C,3C,4C,5C/AH,2D,3D,4D,5D/AS,KS,QS,JS,TS", dealer=2, profile="classic")
+    view = view_for(play(state, "8H", "AH"), 2)
+    plays = observed_plays(view)
+    assert [(play.seat, CARDS[play.card]) for play in plays] == [(0, "8H"), (1, "AH")]
+    assert infer(view).allowed[1] & BIT["3H"]
+    common = {"deck": (1 << 52) - 1, "trump": -1, "overtake": False, "avoid": False, "trust": 0.7}
+    seat_0 = BIT["2C"] | BIT["3C"] | BIT["4C"] | BIT["5C"]
+    only_heart = {0: seat_0, 1: BIT["2D"] | BIT["3D"] | BIT["4D"] | BIT["5D"]}
+    kept_the_three = {0: seat_0, 1: BIT["3H"] | BIT["3D"] | BIT["4D"] | BIT["5D"]}
+    assert world_weight(plays, only_heart, **common) == pytest.approx(0.7)  # the lead fits, the follow was forced
+    assert world_weight(plays, kept_the_three, **common) == pytest.approx(0.7 * 0.3)
 
 
 def test_a_low_follow_under_must_overtake_caps_the_suit():

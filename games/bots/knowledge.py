@@ -1,6 +1,7 @@
 """What a seat can infer about the hidden hands from everything played so far.
 
-Two kinds of fact: a player who did not follow the led suit holds none of it (a void);
+Cards turned face up in a hand (the trump card) are that seat's for sure. Two kinds
+of fact besides: a player who did not follow the led suit holds none of it (a void);
 and under the must-overtake rule, a player who followed *below* the best card of the
 led suit held no card of that suit above it (a cap), since they would have had to
 overtake. Trumped tricks teach nothing about caps: overtaking is not required there.
@@ -8,7 +9,7 @@ overtake. Trumped tricks teach nothing about caps: overtaking is not required th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from games.engine import get_game
 from games.engine.base import playing_order
@@ -23,6 +24,7 @@ class Knowledge:
     unseen: int  # cards not in my hand and not played: in someone's hand, or never dealt
     allowed: dict[int, int]  # per other seat: the unseen cards it may hold
     sizes: dict[int, int]  # per other seat: how many cards it holds
+    known: dict[int, int] = field(default_factory=dict)  # per other seat: cards it surely holds (face up)
 
 
 def infer(view: SeatView) -> Knowledge:
@@ -46,9 +48,15 @@ def infer(view: SeatView) -> Knowledge:
                 elif overtake and best == NO_TRUMP and index < bar:
                     excluded[seat] |= SUIT_MASK[led] & ~((1 << (bar + 1)) - 1)
             state = advance(step, index, seat, *state, trump)
+    known = {seat: 0 for seat in excluded}
+    for seat, card in view.face_up:  # the trump card turned up in the dealer's hand
+        if seat in known:
+            known[seat] |= BIT[card]
+    shown = sum(known.values())
     return Knowledge(
         seat=view.seat,
         unseen=unseen,
-        allowed={seat: unseen & ~mask for seat, mask in excluded.items()},
+        allowed={seat: unseen & ~(mask | shown) | known[seat] for seat, mask in excluded.items()},
         sizes={seat: view.hand_sizes[seat] for seat in excluded},
+        known={seat: cards for seat, cards in known.items() if cards},
     )

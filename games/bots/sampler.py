@@ -18,21 +18,23 @@ def sample_world(knowledge: Knowledge, rng: random.Random, tries: int = 200) -> 
         world = _draw(knowledge, seats, rng)
         if world is not None:
             return world
-    world = _search(knowledge, seats, knowledge.unseen, {})
+    world = _search(knowledge, seats, knowledge.unseen & ~sum(knowledge.known.values()), {})
     if world is None:
         raise NoWorld("the knowledge admits no world")
     return world
 
 
 def _draw(knowledge: Knowledge, seats: list[int], rng: random.Random) -> dict[int, int] | None:
-    pool = knowledge.unseen
+    known = knowledge.known
+    pool = knowledge.unseen & ~sum(known.values())
     world = {}
     for seat in seats:
+        fixed = known.get(seat, 0)
         cards = _bits(knowledge.allowed[seat] & pool)
-        need = knowledge.sizes[seat]
+        need = knowledge.sizes[seat] - fixed.bit_count()
         if len(cards) < need:
             return None
-        hand = sum(rng.sample(cards, need))
+        hand = sum(rng.sample(cards, need)) | fixed
         world[seat] = hand
         pool &= ~hand
     return world
@@ -45,8 +47,9 @@ def _search(knowledge: Knowledge, seats: list[int], pool: int, world: dict[int, 
     seat = seats[len(world)]
     from itertools import combinations
 
-    for combo in combinations(_bits(knowledge.allowed[seat] & pool), knowledge.sizes[seat]):
-        hand = sum(combo)
+    fixed = knowledge.known.get(seat, 0)
+    for combo in combinations(_bits(knowledge.allowed[seat] & pool), knowledge.sizes[seat] - fixed.bit_count()):
+        hand = sum(combo) | fixed
         world[seat] = hand
         found = _search(knowledge, seats, pool & ~hand, world)
         del world[seat]

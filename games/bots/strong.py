@@ -1,12 +1,13 @@
-"""The strong player: many sampled worlds, searched.
+"""The strong player: many sampled worlds, played out as a plausible field would.
 
-Worlds are deals of the hidden cards consistent with what this seat can infer
-(voids, and under must-overtake the caps shown by low follows). With two cards or
-fewer left, each world is solved exactly open-handed (perfect-information Monte
-Carlo); earlier, where exact search of every world is too slow for a 200 ms move,
-each candidate card is judged by 256 quick play-outs. Measured in the arena, this
-mix beat both pure forms against the medium field (README, "Strength"). The effort
-is counted in worlds and nodes, not a clock, so play is repeatable for a seed.
+Worlds are deals of the hidden cards consistent with what this seat can infer (the
+turned-up trump card, voids, and under must-overtake the caps shown by low follows).
+Each candidate card is played out in every world with all seats following the medium
+player's first rule of thumb (``habits``), and the card that does best is played. Real
+opponents follow rules of thumb; the earlier forms treated them as adversaries (max^n,
+still here with ``exact_from``) or as random players (``field="random"``); neither
+was better against the medium field (README, "Strength"). The effort is counted in
+cards played out, not a clock, so play is repeatable for a seed.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from games.engine.views import SeatView
 from .counting import strong_action
 from .knowledge import infer
 from .medium import ranked
-from .rollout import quick_playouts
+from .rollout import habit_playouts, quick_playouts
 from .sampler import sample_world
 from .solver import OutOfNodes, Solver
 
@@ -31,7 +32,11 @@ class StrongPlayer:
         rng: random.Random | None = None,
         *,
         playout_worlds: int = 256,
-        exact_from: int = 2,
+        playout_budget: int = 25_600,
+        exact_from: int = 0,
+        field: str = "habit",
+        trust: float | None = None,
+        noise: float = 0.0,
         node_budget: int = 30_000,
         node_limit: int = 120_000,
         min_worlds: int = 8,
@@ -41,7 +46,11 @@ class StrongPlayer:
         self.counting_playouts = counting_playouts
         self.rng = rng or random.SystemRandom()
         self.playout_worlds = playout_worlds
+        self.playout_budget = playout_budget
         self.exact_from = exact_from
+        self.field = field
+        self.trust = trust
+        self.noise = noise
         self.node_budget = node_budget
         self.node_limit = node_limit
         self.min_worlds = min_worlds
@@ -54,7 +63,14 @@ class StrongPlayer:
         if len(order) == 1:
             return order[0]
         if len(view.hand) > self.exact_from:
-            score = quick_playouts(view, order, worlds=self.playout_worlds, rng=self.rng)
+            if self.field == "habit":
+                # The budget counts cards played out: longer deals (more seats, Letzter Stich's
+                # eight cards) and more candidates get fewer worlds, within bounds.
+                cards_left = sum(view.hand_sizes[seat] for seat in view.seats)
+                worlds = min(self.playout_worlds, max(32, self.playout_budget // (len(order) * cards_left)))
+                score = habit_playouts(view, order, worlds=worlds, rng=self.rng, trust=self.trust, noise=self.noise)
+            else:
+                score = quick_playouts(view, order, worlds=self.playout_worlds, rng=self.rng)
             return max(order, key=lambda card: score[card])
         return self._solve_worlds(view, order)
 
