@@ -486,8 +486,8 @@ def _panel(
     names: list[str],
 ) -> SeatPanel:
     played = tuple(card_view(c, won=c in won) for c in view.played[seat.position]) if view else ()
-    team = next((i for i, team in enumerate(rules.teams(len(names))) if seat.position in team), None)
-    partners = [names[p] for p in rules.teams(len(names))[team] if p != seat.position] if team is not None else []
+    partners = [names[p] for p in rules.partners(seat.position, len(names))[1:]]
+    team = next(i for i, team in enumerate(rules.teams(len(names))) if seat.position in team) if partners else None
     taken = sum(trick.winner == seat.position for trick in view.tricks) if view and rules.counts_tricks else None
     return SeatPanel(
         position=seat.position,
@@ -510,7 +510,7 @@ def _panel(
         deadline=deadline if view and view.to_act == seat.position else None,
         kept_for=seat.invited.name if seat.invited_id and seat.is_empty else "",
         kept_for_me=bool(viewer and seat.invited_id == viewer),
-        team=team if partners else None,
+        team=team,
         partner=", ".join(partners),
         sitting_out=bool(view and seat.position not in view.seats),
     )
