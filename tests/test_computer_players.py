@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.bots import LEVELS, computer_player
-from games.bots.habits import habit_card, observed_plays, world_weight
+from games.bots.habits import habit_card, keeper, observed_plays, world_weight
 from games.bots.knowledge import infer
 from games.bots.medium import ranked
 from games.bots.rollout import habit_playouts
@@ -146,6 +146,10 @@ def test_the_strong_choice_repeats_for_a_seed(game):
         again = habit_playouts(view, list(view.legal), worlds=32, rng=random.Random(seed), trust=0.6, noise=0.3)
         other = habit_playouts(view, list(view.legal), worlds=32, rng=random.Random(seed + 99), trust=0.6, noise=0.3)
         assert first == again
+        mimic = {"worlds": 32, "trust": 0.05, "mimic": (0.45, 0.65, 0.79)}
+        assert habit_playouts(view, list(view.legal), rng=random.Random(seed), **mimic) == habit_playouts(
+            view, list(view.legal), rng=random.Random(seed), **mimic
+        )
         differs |= first != other  # the seed matters, so repeating it is no accident
         choices = {StrongPlayer(random.Random(seed)).choose(view) for _ in range(2)}
         assert len(choices) == 1
@@ -219,3 +223,28 @@ def test_a_computer_player_that_fails_still_takes_a_legal_action(game, caplog):
     view = view_for(state, state.to_act)
     assert act(_Broken(), view) in state.legal_actions()
     assert "failed" in caplog.text
+
+
+def test_the_keeper_is_the_card_likeliest_to_take_a_last_trick_or_to_lose_it():
+    hand = BIT["AS"] | BIT["7H"] | BIT["2C"]
+    unseen = (1 << 52) - 1 & ~hand
+    assert CARDS[keeper(hand, unseen=unseen, held=15, trump=-1, avoid=False)] == "AS"
+    assert CARDS[keeper(hand, unseen=unseen, held=15, trump=-1, avoid=True)] == "2C"
+    # With clubs trump the two of clubs beats every side card: it is the one to keep.
+    assert CARDS[keeper(hand, unseen=unseen, held=15, trump=3, avoid=False)] != "7H"
+
+
+def test_a_world_where_the_field_kept_its_best_card_weighs_more():
+    # Seat 0 leads 8H (the rule's card); seat 1 overtakes with JH where the rule plays 9H.
+    # The medium field seldom spends the card it keeps for last: a world where JH was seat
+    # 1's best card fits the play less than one where it kept an ace.
+    state = femkort_deal("8H,2C,3C,4C,5C/JH,2D,3D,4D,5D/AS,KS,QS,JS,TS", dealer=2)
+    view = view_for(play(state, "8H", "JH"), 2)
+    plays = observed_plays(view)
+    common = {"deck": (1 << 52) - 1, "trump": -1, "overtake": True, "avoid": False, "trust": 0.05}
+    mimic = (0.45, 0.65, 0.79)
+    seat_0 = BIT["2C"] | BIT["3C"] | BIT["4C"] | BIT["5C"]
+    kept_an_ace = {0: seat_0, 1: BIT["AD"] | BIT["9H"] | BIT["3D"] | BIT["4D"]}
+    played_its_best = {0: seat_0, 1: BIT["9H"] | BIT["2D"] | BIT["3D"] | BIT["4D"]}
+    assert world_weight(plays, kept_an_ace, **common, mimic=mimic) == pytest.approx(0.45 * 0.35)
+    assert world_weight(plays, played_its_best, **common, mimic=mimic) == pytest.approx(0.05 * 0.45)

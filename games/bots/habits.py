@@ -92,6 +92,24 @@ def habit_card(
     return min(options, key=lambda i: (leading(i), i % 13))
 
 
+def keeper(hand: int, *, unseen: int, held: int, trump: int, avoid: bool) -> int:
+    """The card of ``hand`` the medium player keeps for last: likeliest to take a last trick it
+    leads (Femkort), or least likely (Letzter Stich)."""
+    pool = unseen.bit_count()
+    best = -1
+    best_key: tuple[float, int] = (-2.0, -99)
+    while hand:
+        low = hand & -hand
+        hand ^= low
+        index = low.bit_length() - 1
+        key = (_none_hold(pool, (_above(index, trump) & unseen).bit_count(), held), index % 13)
+        if avoid:
+            key = (-key[0], -key[1])
+        if key > best_key:
+            best, best_key = index, key
+    return best
+
+
 @dataclass(frozen=True, slots=True)
 class _Play:
     seat: int
@@ -144,10 +162,22 @@ def observed_plays(view: SeatView) -> list[_Play]:
 
 
 def world_weight(
-    plays: list[_Play], world: dict[int, int], *, deck: int, trump: int, overtake: bool, avoid: bool, trust: float
+    plays: list[_Play],
+    world: dict[int, int],
+    *,
+    deck: int,
+    trump: int,
+    overtake: bool,
+    avoid: bool,
+    trust: float,
+    mimic: tuple[float, float, float] | None = None,
 ) -> float:
     """How likely the observed plays were in ``world`` if each seat played the rules-of-thumb card
-    with chance ``trust`` and any other legal card otherwise."""
+    with chance ``trust`` and any other legal card otherwise.
+
+    With ``mimic`` (the rule's share when leading, following, holding two), a seat plays the
+    rule's card with that share, else any other card but its keeper, which it plays only with
+    chance ``trust``."""
     weight = 1.0
     for play in plays:
         hand = world[play.seat] | play.later_cards
@@ -168,5 +198,16 @@ def world_weight(
             trump=trump,
             avoid=avoid,
         )
-        weight *= trust if habit == play.card else (1 - trust) / (options - 1)
+        if mimic is None:
+            weight *= trust if habit == play.card else (1 - trust) / (options - 1)
+            continue
+        share = mimic[2] if play.size == 2 else mimic[0] if play.step == 0 else mimic[1]
+        kept = keeper(hand, unseen=deck & ~play.seen & ~hand, held=play.held, trump=trump, avoid=avoid)
+        rest = moves & ~(1 << habit) & ~(1 << kept)
+        if play.card == habit:
+            weight *= share if rest else 1 - trust
+        elif rest >> play.card & 1:
+            weight *= (1 - share) / rest.bit_count()
+        else:
+            weight *= trust
     return weight

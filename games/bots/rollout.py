@@ -14,7 +14,7 @@ from games.engine.cards import BIT, INDEX
 from games.engine.tricks import NO_TRUMP, advance, follow_mask, standing
 from games.engine.views import SeatView
 
-from .habits import habit_card, observed_plays, world_weight
+from .habits import habit_card, keeper, observed_plays, world_weight
 from .knowledge import Knowledge, infer
 from .sampler import sample_world
 
@@ -89,6 +89,7 @@ def habit_playouts(
     knowledge: Knowledge | None = None,
     trust: float | None = None,
     noise: float = 0.0,
+    mimic: tuple[float, float, float] | None = None,
 ) -> dict[str, float]:
     """For each candidate card, in how many sampled worlds it went this seat's way when
     every seat (this one too, for its later cards) follows the rules of thumb.
@@ -114,13 +115,25 @@ def habit_playouts(
         world = sample_world(knowledge, rng)
         weight = 1.0
         if plays:
-            weight = world_weight(plays, world, deck=deck, trump=trump, overtake=overtake, avoid=avoid, trust=trust)
+            weight = world_weight(
+                plays, world, deck=deck, trump=trump, overtake=overtake, avoid=avoid, trust=trust, mimic=mimic
+            )
         for card in cards:
             hands = [mine if seat == view.seat else world[seat] for seat in seats]
             hands[me] ^= BIT[card]
             remaining = (knowledge.unseen | mine) & ~BIT[card]
             taker = _habit_play_out(
-                hands, remaining, leader, [*played, INDEX[card]], trump, overtake, avoid, me=me, noise=noise, rng=rng
+                hands,
+                remaining,
+                leader,
+                [*played, INDEX[card]],
+                trump,
+                overtake,
+                avoid,
+                me=me,
+                noise=noise,
+                mimic=mimic,
+                rng=rng,
             )
             score[card] += weight * ((taker != me) if avoid else (taker == me))
     return score
@@ -137,6 +150,7 @@ def _habit_play_out(
     *,
     me: int,
     noise: float,
+    mimic: tuple[float, float, float] | None = None,
     rng: random.Random,
 ) -> int:
     """Who takes the last trick when every seat plays the rules of thumb from here.
@@ -170,6 +184,15 @@ def _habit_play_out(
                     trump=trump,
                     avoid=avoid,
                 )
+                if mimic and position != me and moves & (moves - 1):
+                    share = mimic[2] if sizes[position] == 2 else mimic[0] if step == 0 else mimic[1]
+                    if rng.random() >= share:
+                        kept = keeper(
+                            hand, unseen=remaining & ~hand, held=total - sizes[position], trump=trump, avoid=avoid
+                        )
+                        rest = moves & ~(1 << card) & ~(1 << kept)
+                        if rest:
+                            card = rng.choice([index for index in range(52) if rest >> index & 1])
             hands[position] = hand ^ (1 << card)
             remaining &= ~(1 << card)
             sizes[position] -= 1

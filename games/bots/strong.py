@@ -6,8 +6,11 @@ Each candidate card is played out in every world with all seats following the me
 player's first rule of thumb (``habits``), and the card that does best is played. Real
 opponents follow rules of thumb; the earlier forms treated them as adversaries (max^n,
 still here with ``exact_from``) or as random players (``field="random"``); neither
-was better against the medium field (README, "Strength"). The effort is counted in
-cards played out, not a clock, so play is repeatable for a seed.
+was better against the medium field (README, "Strength"). ``mimic`` plays the others as
+the medium field was measured to play (the rule's card with its share, else any card but
+the one it keeps for last) and, with ``trust``, weighs the worlds by that model: it makes
+the open-hand ceiling higher (``tools.field_study``) but not the honest player. The effort
+is counted in cards played out, not a clock, so play is repeatable for a seed.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from games.engine.cards import BIT, INDEX
 from games.engine.views import SeatView
 
 from .counting import strong_action
-from .knowledge import infer
+from .knowledge import Knowledge, infer
 from .medium import ranked
 from .rollout import habit_playouts, quick_playouts
 from .sampler import sample_world
@@ -37,6 +40,7 @@ class StrongPlayer:
         field: str = "habit",
         trust: float | None = None,
         noise: float = 0.0,
+        mimic: tuple[float, float, float] | None = None,
         node_budget: int = 30_000,
         node_limit: int = 120_000,
         min_worlds: int = 8,
@@ -51,6 +55,7 @@ class StrongPlayer:
         self.field = field
         self.trust = trust
         self.noise = noise
+        self.mimic = mimic
         self.node_budget = node_budget
         self.node_limit = node_limit
         self.min_worlds = min_worlds
@@ -68,15 +73,28 @@ class StrongPlayer:
                 # eight cards) and more candidates get fewer worlds, within bounds.
                 cards_left = sum(view.hand_sizes[seat] for seat in view.seats)
                 worlds = min(self.playout_worlds, max(32, self.playout_budget // (len(order) * cards_left)))
-                score = habit_playouts(view, order, worlds=worlds, rng=self.rng, trust=self.trust, noise=self.noise)
+                score = habit_playouts(
+                    view,
+                    order,
+                    worlds=worlds,
+                    rng=self.rng,
+                    knowledge=self.knowledge(view),
+                    trust=self.trust,
+                    noise=self.noise,
+                    mimic=self.mimic,
+                )
             else:
                 score = quick_playouts(view, order, worlds=self.playout_worlds, rng=self.rng)
             return max(order, key=lambda card: score[card])
         return self._solve_worlds(view, order)
 
+    def knowledge(self, view: SeatView) -> Knowledge:
+        """What the worlds are drawn from (``tools.field_study`` shows this player the true hands)."""
+        return infer(view)
+
     def _solve_worlds(self, view: SeatView, order: list[str]) -> str:
         rules = get_game(view.game)
-        knowledge = infer(view)
+        knowledge = self.knowledge(view)
         seats = list(view.seats)
         me = seats.index(view.seat)
         trick = view.trick
