@@ -2,6 +2,7 @@
 
 import random
 
+from games.bots.knowledge import infer
 from games.bots.sampler import sample_world
 from games.engine import FEMKORT
 from games.engine.views import view_for
@@ -17,6 +18,9 @@ def test_the_open_hand_player_draws_the_true_deal_every_time():
     truth = {seat: state.hands[seat] for seat in state.seats if seat != view.seat}
     knowledge = player.knowledge(view)
     assert all(sample_world(knowledge, random.Random(seed)) == truth for seed in range(5))
+    # The field in the play-outs still judges its odds as a seat does, undealt cards unseen.
+    assert knowledge.unseen == infer(view).unseen
+    assert knowledge.unseen != sum(truth.values())
     assert player.choose(view) in view.legal
 
 

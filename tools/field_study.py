@@ -21,7 +21,7 @@ import random
 from collections import Counter
 from math import sqrt
 
-from games.bots.knowledge import Knowledge
+from games.bots.knowledge import Knowledge, infer
 from games.bots.medium import MediumPlayer, ranked
 from games.bots.strong import StrongPlayer
 from games.engine import GAMES, get_game
@@ -37,7 +37,9 @@ class OpenHandStrong(StrongPlayer):
     def knowledge(self, view: SeatView) -> Knowledge:
         hands = {seat: self.deal.hands[seat] for seat in view.seats if seat != view.seat}
         sizes = {seat: hand.bit_count() for seat, hand in hands.items()}
-        return Knowledge(seat=view.seat, unseen=sum(hands.values()), allowed=hands, sizes=sizes, known=hands)
+        # The unseen cards stay as the seat sees them (cards never dealt among them): the
+        # play-outs' field judges its odds by those, as the real one does.
+        return Knowledge(seat=view.seat, unseen=infer(view).unseen, allowed=hands, sizes=sizes, known=hands)
 
 
 def ceiling(game: str, players: int, deals: int, seed: int, strong: dict) -> dict:
