@@ -113,17 +113,17 @@ def agreement(game: str, players: int, deals: int, seed: int) -> dict:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m tools.field_study", description=__doc__.split("\n\n")[0])
     parser.add_argument("study", choices=("ceiling", "agreement"))
-    parser.add_argument("--game", choices=[name for name, rules in GAMES.items() if not rules.bots_count_tricks])
+    last_trick_games = [name for name, rules in GAMES.items() if not rules.bots_count_tricks]
+    parser.add_argument("--game", choices=last_trick_games, default=last_trick_games[0])
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--strong", default="{}", help="the strong player's options as JSON (ceiling)")
     args = parser.parse_args(argv)
-    game = args.game or "femkort"
     if args.study == "ceiling":
-        print(json.dumps(ceiling(game, args.players, args.deals, args.seed, json.loads(args.strong))))
+        print(json.dumps(ceiling(args.game, args.players, args.deals, args.seed, json.loads(args.strong))))
     else:
-        print(json.dumps(agreement(game, args.players, args.deals, args.seed)))
+        print(json.dumps(agreement(args.game, args.players, args.deals, args.seed)))
 
 
 if __name__ == "__main__":
