@@ -109,6 +109,10 @@ FEMKORT_REMATCH_HOLD_SECONDS = float(os.environ.get("FEMKORT_REMATCH_HOLD_SECOND
 FEMKORT_REDEAL_WINDOW_SECONDS = float(os.environ.get("FEMKORT_REDEAL_WINDOW_SECONDS", "5"))
 # A computer leads a trick this long after the last one was taken, so people can see who took it.
 FEMKORT_TRICK_PAUSE_SECONDS = float(os.environ.get("FEMKORT_TRICK_PAUSE_SECONDS", "1.2"))
+# The lobby: waiting tables one host may keep open at once, and how long a waiting table may sit
+# with no change and none of its people around before it closes on its own.
+FEMKORT_WAITING_TABLES_PER_HOST = int(os.environ.get("FEMKORT_WAITING_TABLES_PER_HOST", "3"))
+FEMKORT_WAITING_EXPIRE_SECONDS = float(os.environ.get("FEMKORT_WAITING_EXPIRE_SECONDS", str(30 * 60)))
 # Chat: at most this many messages per user in this many seconds (all tables together).
 FEMKORT_CHAT_RATE = (5, 10)
 # Open websockets allowed: per signed-in user (all tables), per address for visitors not signed in.

@@ -65,6 +65,9 @@ class GameSession(models.Model):
     )
     chat_on = models.BooleanField(default=True, help_text=_("The host may turn the table's chat off."))
     created = models.DateTimeField(auto_now_add=True)
+    active = models.DateTimeField(
+        default=timezone.now, help_text=_("The last change; a waiting table idle for long closes on its own.")
+    )
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
 

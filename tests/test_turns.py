@@ -280,7 +280,7 @@ def test_when_every_person_has_gone_the_session_is_abandoned_after_the_grace_per
     assert session.status == GameSession.Status.ABANDONED
     assert not Play.objects.filter(deal__session=session).exists()
     assert not Standing.objects.exists()  # no ratings change
-    assert session not in lobby_tables()["playing"]
+    assert session not in lobby_tables()["playing"].sessions
 
 
 def test_taking_a_seat_back_keeps_the_session_going(players, clock, settings):

@@ -15,6 +15,7 @@ from .tables import (
     session_start,
     session_touch,
     table_create,
+    tables_expire,
 )
 from .turns import clocks_keep, seat_reclaim, seat_seen, session_leave, turn_check, turn_restore
 
@@ -45,6 +46,7 @@ __all__ = [
     "session_touch",
     "standings_rebuild",
     "table_create",
+    "tables_expire",
     "turn_check",
     "turn_restore",
 ]
