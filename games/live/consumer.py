@@ -37,6 +37,7 @@ from games.selectors import table_view
 from games.table_html import message_html, presence_html, table_html
 
 from . import drivers, snapshots, sockets
+from .logins import SIGNED_OUT, login_holds
 from .threads import db
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,8 @@ MAX_FRAME = 2048  # a move is under 200 characters; anything much longer is not 
 
 class TableConsumer(AsyncWebsocketConsumer):
     session_id: int
+    user_id: int | None = None
+    session_key: str | None = None
     joined = False
     left = False
     sent_seq = -1
@@ -78,6 +81,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
         self.user = self.scope["user"]
+        if self.user.is_authenticated:
+            self.user_id = self.user.pk
+            self.session_key = self.scope["session"].session_key
         client = self.scope.get("client") or [None]
         verdict = await db(self._open)(client[0])
         if verdict == "missing":
@@ -117,6 +123,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send_view(0, force=True, message=message)
 
     async def _receive(self, text_data: str | None) -> None:
+        if self.user_id is not None and not await db(login_holds)(self.session_key, self.user_id):
+            await self._signed_out()
+            return
         if text_data is None or len(text_data) > MAX_FRAME:
             await self._refuse(_("That message was not understood; nothing changed."))
             return
@@ -159,6 +168,22 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._refuse(refused.message)
             return
         await self.send(text_data=message_html(""))  # clears an earlier refusal; the line itself comes by broadcast
+
+    async def player_login_changed(self, event: dict) -> None:
+        """This socket's player logged out somewhere, changed the password or lost the account."""
+        key = event.get("session_key")
+        if key is not None and key != self.session_key:
+            return  # another browser's session logged out: this one's login still holds
+        if key is not None or not await db(login_holds)(self.session_key, self.user_id):
+            await self._signed_out()
+
+    async def _signed_out(self) -> None:
+        """Say so, and close: the page reconnects as whoever its cookies now say (a spectator)."""
+        await self.send(
+            text_data=message_html(_("You are no longer logged in; nothing changed. Log in again to play."))
+        )
+        await self.close(code=SIGNED_OUT)
+        raise StopConsumer
 
     async def table_chat(self, event: dict) -> None:
         """A new chat line: shown unless this socket's user muted its author."""
