@@ -411,7 +411,8 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
     session, seats, state = snapshot.session, snapshot.seats, snapshot.state
     online = snapshot.online if online is None else online
     signed_in = bool(user and user.is_authenticated)
-    me = next((s.position for s in seats if signed_in and s.user_id == user.pk), None)
+    # A seat left for good is no longer the leaver's: from then on they see what a spectator sees.
+    me = next((s.position for s in seats if signed_in and s.user_id == user.pk and not s.left), None)
     view = view_for(state, me) if state and me is not None else None
     panels, (trick, trick_taken), (last_deal, last_trick), finished, header = _public(
         snapshot, online, me, user.pk if signed_in else None
