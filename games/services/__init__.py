@@ -13,7 +13,6 @@ from .tables import (
     session_abandon,
     session_rematch,
     session_start,
-    session_touch,
     table_create,
     tables_expire,
 )
@@ -43,7 +42,6 @@ __all__ = [
     "session_leave",
     "session_rematch",
     "session_start",
-    "session_touch",
     "standings_rebuild",
     "table_create",
     "tables_expire",

@@ -175,12 +175,6 @@ def session_abandon(*, session_id: int, user: User | None = None) -> GameSession
     return _changed(session)
 
 
-@transaction.atomic
-def session_touch(*, session_id: int) -> GameSession:
-    """An admin edited the session or its seats: a change like any other, so every view refreshes."""
-    return _changed(locked_session(session_id))
-
-
 def _room_for_another(host: User) -> None:
     """One host keeps at most ``FEMKORT_WAITING_TABLES_PER_HOST`` tables waiting, so nobody can
     fill the lobby; the host's row is locked, so tables opened at once are counted one by one."""
