@@ -181,9 +181,14 @@ if not DEBUG:
         "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
     }
 
+# Reverse proxies in front of the site (DJANGO_PROXY_COUNT): only then are their headers trusted,
+# the client's address from X-Forwarded-For (femkort_site/proxies.py) and HTTPS from X-Forwarded-Proto.
+PROXY_COUNT = int(os.environ.get("DJANGO_PROXY_COUNT", "0"))
+
 if not DEBUG:
     SECURE_SSL_REDIRECT = flag("DJANGO_SECURE_SSL_REDIRECT", True)
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    if PROXY_COUNT > 0:
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
@@ -193,7 +198,8 @@ if not DEBUG:
 # --- Hardening: HTTPS behind a proxy ----------------------------------------------------------
 # DJANGO_SECURE_SSL_REDIRECT=0 means the TLS proxy redirects plain HTTP itself, so the deploy check's
 # warning that Django does not (security.W008) is silenced on purpose. SECURE_PROXY_SSL_HEADER above
-# trusts X-Forwarded-Proto: the proxy MUST set or overwrite it on every request.
+# trusts X-Forwarded-Proto (when DJANGO_PROXY_COUNT says a proxy is there): the proxy MUST set or
+# overwrite it on every request.
 if not DEBUG and not SECURE_SSL_REDIRECT:
     SILENCED_SYSTEM_CHECKS = ["security.W008"]
 # --- end HTTPS behind a proxy -------------------------------------------------------------------
@@ -240,15 +246,8 @@ AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
-# The client address is the socket peer, unless DJANGO_PROXY_COUNT reverse proxies stand in front, each
-# appending the address it saw to X-Forwarded-For: the client is then that many entries from the right,
-# and anything further left was sent by the client and is ignored. (python-ipware counts the proxy
-# addresses after the client in the header; the last proxy is the socket peer, not listed: hence - 1.)
-PROXY_COUNT = int(os.environ.get("DJANGO_PROXY_COUNT", "0"))
-if PROXY_COUNT > 0:
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
-    AXES_IPWARE_PROXY_COUNT = PROXY_COUNT - 1
-    IPWARE_STRICT = False  # more entries than proxies is a client-sent prefix, not an error
-else:
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
+# The client address is REMOTE_ADDR, which ClientAddressMiddleware (first of all) has already taken
+# from X-Forwarded-For as DJANGO_PROXY_COUNT says (femkort_site/proxies.py): one rule for the whole site.
+AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
+MIDDLEWARE.insert(0, "femkort_site.proxies.ClientAddressMiddleware")
 # --- end login throttling -----------------------------------------------------------------------

@@ -29,6 +29,7 @@ from django.conf import settings
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from femkort_site.proxies import scope_client_address
 from games import services
 from games.chat_html import chat_html, chat_line_html
 from games.engine.base import looks_like_action
@@ -84,8 +85,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.user.is_authenticated:
             self.user_id = self.user.pk
             self.session_key = self.scope["session"].session_key
-        client = self.scope.get("client") or [None]
-        verdict = await db(self._open)(client[0])
+        verdict = await db(self._open)(scope_client_address(self.scope))
         if verdict == "missing":
             await self.close(code=NOT_FOUND)
             return
