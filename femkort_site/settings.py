@@ -119,6 +119,9 @@ FEMKORT_CHAT_RATE = (5, 10)
 FEMKORT_SOCKETS_PER_USER = int(os.environ.get("FEMKORT_SOCKETS_PER_USER", "8"))
 FEMKORT_ANONYMOUS_SOCKETS_PER_IP = int(os.environ.get("FEMKORT_ANONYMOUS_SOCKETS_PER_IP", "16"))
 FEMKORT_ANONYMOUS_SOCKETS_PER_TABLE = int(os.environ.get("FEMKORT_ANONYMOUS_SOCKETS_PER_TABLE", "4"))
+# Websockets one player (or, not signed in, one address) may open per minute: a page reloaded in a
+# loop costs the server a whole table's rendering each time.
+FEMKORT_SOCKET_OPENS_PER_MINUTE = int(os.environ.get("FEMKORT_SOCKET_OPENS_PER_MINUTE", "20"))
 
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [

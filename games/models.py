@@ -235,6 +235,20 @@ class Connection(models.Model):
         return f"{self.user or 'anonymous'} at {self.session}"
 
 
+class SocketOpening(models.Model):
+    """A websocket opened by a player (or, not signed in, from an address), kept for a minute:
+    how often one may open sockets is counted across every server process."""
+
+    key = models.CharField(max_length=64, help_text=_("user:<id>, or ip:<address> for a visitor not signed in."))
+    opened = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["key", "opened"])]
+
+    def __str__(self) -> str:
+        return f"{self.key} at {self.opened:%H:%M:%S}"
+
+
 class Standing(models.Model):
     """A player's record in one game and one kind of company, kept current in the transaction
     that finishes each session, so leaderboards and profiles never aggregate history.

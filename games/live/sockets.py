@@ -26,7 +26,7 @@ from typing import Protocol
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
-from games.models import PRESENCE_BEAT, PRESENCE_TIMEOUT, Connection, GameSession
+from games.models import PRESENCE_BEAT, PRESENCE_TIMEOUT, Connection, GameSession, SocketOpening
 
 from . import snapshots
 from .broadcast import player_group, send, table_group
@@ -185,4 +185,5 @@ def _check(tables: Iterable[int], channel_names: list[str]) -> list[tuple[int, i
         now = timezone.now()
         Connection.objects.filter(channel_name__in=channel_names).update(seen=now)
         Connection.objects.filter(seen__lt=now - timedelta(seconds=10 * PRESENCE_TIMEOUT)).delete()
+        SocketOpening.objects.filter(opened__lt=now - timedelta(seconds=60)).delete()
     return list(GameSession.objects.filter(pk__in=list(tables)).values_list("pk", "seq"))
