@@ -52,3 +52,18 @@ class User(AbstractUser):
     @property
     def name(self) -> str:
         return self.display_name or self.username
+
+
+class Throttle(models.Model):
+    """Recent requests under one key, for limits that every server process shares (password reset).
+
+    ``hits`` holds the times (Unix seconds) of the requests counted in the current window, oldest first;
+    the row is locked while it is read and written, so concurrent requests are counted one at a time.
+    """
+
+    key = models.CharField(max_length=100, unique=True)
+    hits = models.JSONField(default=list)
+    updated = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return self.key
