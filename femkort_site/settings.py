@@ -254,3 +254,11 @@ AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
 AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
 MIDDLEWARE.insert(0, "femkort_site.proxies.ClientAddressMiddleware")
 # --- end login throttling -----------------------------------------------------------------------
+
+# --- Hardening: password reset throttling (accounts/services.py) ------------------------------
+# Reset mails per address typed, and requests per client address (IPv6: per /64), in a sliding window;
+# counted in the database (accounts.Throttle), so every server process shares the counts.
+FEMKORT_PASSWORD_RESET_PER_EMAIL = int(os.environ.get("FEMKORT_PASSWORD_RESET_PER_EMAIL", "3"))
+FEMKORT_PASSWORD_RESET_PER_CLIENT = int(os.environ.get("FEMKORT_PASSWORD_RESET_PER_CLIENT", "10"))
+FEMKORT_PASSWORD_RESET_WINDOW_MINUTES = int(os.environ.get("FEMKORT_PASSWORD_RESET_WINDOW_MINUTES", "60"))
+# --- end password reset throttling --------------------------------------------------------------
