@@ -230,3 +230,30 @@ def test_a_socket_that_opens_gets_the_lines_written_while_it_was_away(players):
     first = asyncio.run(scenario())
     assert frame_seq(first) == session.seq  # the table view and the chat box in one frame
     assert "written before you came back" in first
+
+
+def test_a_polling_page_gets_the_lines_written_since_it_last_saw_the_chat(table, players):
+    """With Redis away there is no push: chat does not move the table's number, so the poll asks."""
+    reader = logged_in(players[0])
+    page = reader.get(reverse("table", args=[table.pk])).text
+    assert 'id="chat-seen" name="chat" value="0"' in page
+    assert 'hx-include="#chat-seen"' in page
+    table.refresh_from_db()
+    poll = {"seq": table.seq, "chat": "0"}
+    htmx = {"HTTP_HX_REQUEST": "true"}
+    assert reader.get(reverse("table", args=[table.pk]), poll, **htmx).status_code == 204
+    line = services.chat_post(session_id=table.pk, user=players[1], text="still there?")
+    answer = reader.get(reverse("table", args=[table.pk]), poll, **htmx)
+    assert answer.status_code == 200
+    assert "still there?" in answer.text
+    assert 'hx-swap-oob="beforeend:#chat-log"' in answer.text
+    assert f'id="chat-seen" name="chat" value="{line.pk}"' in answer.text
+    seen = {"seq": table.seq, "chat": str(line.pk)}
+    assert reader.get(reverse("table", args=[table.pk]), seen, **htmx).status_code == 204
+    services.chat_mute(user=players[0], other_id=players[1].pk, mute=True)
+    services.chat_post(session_id=table.pk, user=players[1], text="muted line")
+    assert reader.get(reverse("table", args=[table.pk]), seen, **htmx).status_code == 204  # muted: nothing new
+    for forged in ("-1", "x", "9" * 40, "١"):
+        assert (
+            reader.get(reverse("table", args=[table.pk]), {"seq": table.seq, "chat": forged}, **htmx).status_code == 204
+        )
