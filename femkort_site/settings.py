@@ -13,7 +13,7 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from .env import database_from_url, flag, redis_host, words
+from .env import database_from_url, flag, redis_host, sqlite_database, words
 from .security import websocket_sources
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -77,7 +77,7 @@ TEMPLATES = [
 DATABASES = {
     "default": database_from_url(os.environ["DATABASE_URL"])
     if os.environ.get("DATABASE_URL")
-    else {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}
+    else sqlite_database(BASE_DIR / "db.sqlite3")
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
