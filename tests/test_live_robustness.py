@@ -98,7 +98,7 @@ async def test_when_the_channel_layer_fails_the_socket_closes_and_leaves_nothing
 async def failure_of(socket: WebsocketCommunicator) -> BaseException:
     try:
         while True:
-            await socket.receive_output(timeout=5)
+            await socket.receive_output(timeout=30)
     except Exception as error:
         return error
 
@@ -109,7 +109,7 @@ async def test_too_many_sockets_of_one_player_are_refused_with_a_message(players
     allowed = [await connect(session.pk, players[0]) for _ in range(2)]
     extra = await connect(session.pk, players[0])
     assert "too many live connections" in await next_message(extra)
-    assert (await extra.receive_output(timeout=1))["code"] == 4429
+    assert (await extra.receive_output(timeout=30))["code"] == 4429
     assert await rows() == 2
     other = await connect(session.pk, players[1])  # other players are not affected
     await frames_until(other, session.seq)
@@ -223,7 +223,7 @@ async def test_a_lost_broadcast_is_made_good_by_the_resync(players, monkeypatch)
     await database_sync_to_async(services.card_play)(
         session_id=session.pk, user=user, card=state.legal_cards()[0], seen_seq=session.seq
     )
-    frames = await frames_until(watcher, session.seq + 1, timeout=3)
+    frames = await frames_until(watcher, session.seq + 1)
     assert frame_seq(frames[-1]) == session.seq + 1
     await watcher.disconnect()
 
