@@ -61,6 +61,6 @@ def _tell_sockets(sender, instance, created=False, **kwargs) -> None:
 def watch_logins() -> None:
     """Connected once, when the app is ready (Django's own hooks for logout and account changes)."""
     user_model = get_user_model()
-    user_logged_out.connect(_logged_out, dispatch_uid="femkort-sockets-logout")
-    pre_save.connect(_note_login_fields, sender=user_model, dispatch_uid="femkort-sockets-login-fields")
-    post_save.connect(_tell_sockets, sender=user_model, dispatch_uid="femkort-sockets-login-changed")
+    user_logged_out.connect(_logged_out, dispatch_uid="live-sockets-logout")
+    pre_save.connect(_note_login_fields, sender=user_model, dispatch_uid="live-sockets-login-fields")
+    post_save.connect(_tell_sockets, sender=user_model, dispatch_uid="live-sockets-login-changed")
