@@ -14,11 +14,11 @@ Login throttling, socket limits and the table's presence rows all read the addre
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Awaitable, Callable
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
-from django.http import HttpRequest, HttpResponseBase
+from django.http import HttpRequest
+
+from .security import RequestStep
 
 
 def client_address(peer: str | None, forwarded_for: str) -> str | None:
@@ -45,30 +45,11 @@ def scope_client_address(scope: dict) -> str | None:
     return client_address(peer, forwarded)
 
 
-class ClientAddressMiddleware:
+class ClientAddressMiddleware(RequestStep):
     """``REMOTE_ADDR`` becomes the client's address before anything reads it (first in the list)."""
 
-    sync_capable = True
-    async_capable = True
-
-    def __init__(self, get_response: Callable):
-        self.get_response = get_response
-        self.is_async = iscoroutinefunction(get_response)
-        if self.is_async:
-            markcoroutinefunction(self)
-
-    def __call__(self, request: HttpRequest) -> HttpResponseBase | Awaitable[HttpResponseBase]:
-        if self.is_async:
-            return self._acall(request)
-        self._resolve(request)
-        return self.get_response(request)
-
-    async def _acall(self, request: HttpRequest) -> HttpResponseBase:
-        self._resolve(request)
-        return await self.get_response(request)
-
     @staticmethod
-    def _resolve(request: HttpRequest) -> None:
+    def step(request: HttpRequest) -> None:
         address = client_address(request.META.get("REMOTE_ADDR"), request.META.get("HTTP_X_FORWARDED_FOR", ""))
         if address:
             request.META["REMOTE_ADDR"] = address

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from datetime import UTC, datetime, timedelta
 
 import pytest
 from django import db
@@ -13,7 +12,6 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone
 
 from games import services
 from games.live import drivers
@@ -22,20 +20,6 @@ from games.selectors import LOBBY_PAGE, lobby_tables
 from tests.site_helpers import started_table
 
 pytestmark = pytest.mark.django_db
-
-
-class Clock:
-    def __init__(self, monkeypatch):
-        self.now = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
-        monkeypatch.setattr(timezone, "now", lambda: self.now)
-
-    def advance(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    return Clock(monkeypatch)
 
 
 @pytest.fixture
