@@ -167,9 +167,11 @@ def test_over_the_websocket_a_line_reaches_everyone_but_those_who_muted_its_auth
         for socket in [*sockets, spectator]:
             await frames_until(socket, session.seq)
         await sockets[0].send_to(text_data=chat_frame("<i>good luck</i>"))
+        own = await frames_through(sockets[0], "good luck")  # stored and sent round: now bjorn answers
         # bjorn's line comes after anna's on every socket: up to it, each socket has seen all it will of anna's
         await sockets[1].send_to(text_data=chat_frame("thanks"))
         seen = [chat_lines(await frames_through(socket, "thanks")) for socket in [*sockets, spectator]]
+        seen[0] = chat_lines(own) + seen[0]
         await sockets[0].send_to(text_data=chat_frame("z" * 301))
         refusal = await next_message(sockets[0])
         for socket in [*sockets, spectator]:
