@@ -180,7 +180,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._signed_out()
 
     async def _signed_out(self) -> None:
-        """Say so, and close: the page reconnects as whoever its cookies now say (a spectator)."""
+        """Say so, and close: the page polls on as whoever its cookies now say (a spectator, logged out)."""
         await self.send(
             text_data=message_html(_("You are no longer logged in; nothing changed. Log in again to play."))
         )
