@@ -90,7 +90,7 @@ async def test_a_password_change_closes_every_socket_opened_before_it(players, t
     for socket in (other, mine):  # Django gives the browser that changed it a new session key
         _, code = await closed_with(socket)
         assert code == SIGNED_OUT
-    again = await socket_of(here, table.pk)  # as the page reconnects, with its new cookie
+    again = await socket_of(here, table.pk)  # the page reloaded, with its new cookie
     await frames_until(again, seq)
     await again.send_to(text_data=play(card, seq))
     await frames_until(again, seq + 1)
