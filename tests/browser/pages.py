@@ -54,6 +54,12 @@ class Player:
             form.locator("button[type=submit]").click()
             expect(self.page.locator("form.add-computer")).to_have_count(before - 1)
 
+    def against_computers(self, *, game: str, seats: int, clock: str = "0", **options: str) -> None:
+        """Open a table of ``game``, fill every other seat with a computer and start."""
+        self.open_table(game=game, seats=seats, clock=clock, **options)
+        self.add_computers(seats - 1)
+        self.start()
+
     def start(self) -> None:
         self.page.locator("form.start button[type=submit]").click()
         expect(self.page.locator(".felt")).to_be_visible()
