@@ -51,3 +51,49 @@ def test_the_cards_you_may_play_stand_up_outlined(player):
             assert "255, 215, 122" in face["shadow"], face  # and outlined in gold
         else:
             assert face["transform"] == "none", face
+
+
+ROW = """() => {
+    const row = document.querySelector(".hand .cards");
+    const cards = [...row.querySelectorAll("button.card")].map((card) => card.getBoundingClientRect());
+    return {
+        count: cards.length, width: innerWidth, scrolls: row.scrollWidth > row.clientWidth,
+        lefts: cards.map((box) => box.left), rights: cards.map((box) => box.right),
+    };
+}"""
+
+
+def _fits(row: dict) -> None:
+    """Every card of the row is on screen, none scrolled out of sight, and each shows at least its
+    corner (the index and suit, about 22 px) before the next card covers it."""
+    assert not row["scrolls"], row
+    assert min(row["lefts"]) >= 0, row
+    assert max(row["rights"]) <= row["width"], row
+    steps = [b - a for a, b in zip(row["lefts"], row["lefts"][1:], strict=False)]
+    assert min(steps, default=99) >= 22, row
+
+
+def test_eight_cards_fit_a_phone_and_six_or_thirteen_fan_out(player):
+    me = player(TALL_PHONE)
+    me.against_computers(game="letzter-stich", seats=4)  # four players: eight cards each
+    page = me.page
+    page.wait_for_selector("#table[data-my-turn]")
+    row = page.evaluate(ROW)
+    assert row["count"] == 8
+    _fits(row)
+    # The All Fours games deal six, Michigan thirteen: the same row with that many cards.
+    for count in (6, 13):
+        page.evaluate(
+            """(count) => {
+                const row = document.querySelector(".hand .cards");
+                const cards = [...row.querySelectorAll("button.card")];
+                while (row.children.length > count) row.lastElementChild.remove();
+                while (row.children.length < count) {
+                    row.append(cards[row.children.length % cards.length].cloneNode(true));
+                }
+            }""",
+            count,
+        )
+        row = page.evaluate(ROW)
+        assert row["count"] == count
+        _fits(row)
