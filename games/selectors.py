@@ -292,6 +292,11 @@ class TableView:
     header: TableHeader | None = None
     server_now: int = 0  # milliseconds since the epoch, so the page's countdown ignores the viewer's clock
 
+    @property
+    def choices_explained(self) -> bool:
+        """Whether any bid or call on offer says what it means (the bar explains them on demand)."""
+        return any(choice.meaning for choice in self.choices)
+
 
 def table_snapshot(session_id: int) -> TableSnapshot | None:
     """Read a table in one transaction that sees one moment, so the cards shown always match its ``seq``."""

@@ -134,7 +134,27 @@
     });
   });
 
+  // The felt takes the height left between the table's header and the docked bar, within the
+  // limits site.css gives it, so the bar never covers a seat (site.css reads --felt-fit; without
+  // JavaScript the felt keeps its largest height). Measured again whenever anything above the
+  // felt or the bar itself may have changed; data-fitted says the felt was measured.
+  function fitFelt() {
+    var root = table();
+    var felt = root && root.querySelector(".felt");
+    if (!felt) return;
+    var dock = root.querySelector(".dock");
+    var top = felt.getBoundingClientRect().top + window.scrollY;
+    var below = parseFloat(getComputedStyle(felt).marginBottom) || 0;
+    var room = window.innerHeight - top - below - (dock ? dock.getBoundingClientRect().height : 0);
+    document.documentElement.style.setProperty("--felt-fit", Math.floor(room) + "px");
+    felt.dataset.fitted = "";
+  }
+  window.addEventListener("resize", fitFelt);
+  document.addEventListener("htmx:wsOpen", fitFelt);
+  document.addEventListener("htmx:wsClose", fitFelt);
+
   document.addEventListener("htmx:load", function (event) {
+    fitFelt();
     var root = table();
     if (!root || !(event.detail.elt === root || event.detail.elt.contains(root))) return;
     if (root.dataset.title) document.title = root.dataset.title;

@@ -47,12 +47,22 @@ class Player:
         self.page.wait_for_selector("body[data-live=yes]", state="attached")
 
     def add_computers(self, count: int, level: str = "medium") -> None:
+        """Fill ``count`` empty seats with computers, one named seat at a time.
+
+        Seats are picked by position, never by counting forms: a frame the socket sent before
+        the last click may still arrive after its answer and show a filled seat empty again for
+        a moment (the newer frame follows), so each seat is waited for until it shows filled."""
+        filled: list[str] = []
         for _ in range(count):
-            before = self.page.locator("form.add-computer").count()
-            form = self.page.locator("form.add-computer").first
-            form.locator("select").select_option(level)
-            form.locator("button[type=submit]").click()
-            expect(self.page.locator("form.add-computer")).to_have_count(before - 1)
+            empty = self.page.locator(".seat.empty:has(form.add-computer)").evaluate_all(
+                "(seats) => seats.map((seat) => seat.dataset.seat)"
+            )
+            position = next(seat for seat in empty if seat not in filled)
+            seat = self.page.locator(f'.seat[data-seat="{position}"]')
+            seat.locator("form.add-computer select").select_option(level)
+            seat.locator("form.add-computer button[type=submit]").click()
+            expect(seat).not_to_have_class(re.compile(r"\bempty\b"))
+            filled.append(position)
 
     def against_computers(self, *, game: str, seats: int, clock: str = "0", **options: str) -> None:
         """Open a table of ``game``, fill every other seat with a computer and start."""
@@ -73,6 +83,15 @@ class Player:
 
     def wait_for_turn(self, timeout: int = WAIT_MS) -> None:
         self.page.wait_for_selector("#table[data-my-turn]", timeout=timeout)
+
+    def until_choices(self, timeout: int = 90_000) -> None:
+        """Play a card at each of this player's turns until a turn asks for a bid or call (in Euchre
+        a computer may order up before this player is asked)."""
+        while True:
+            self.page.wait_for_selector("#table[data-my-turn]", timeout=timeout)
+            if self.page.locator(".choices button").count():
+                return
+            self.play_a_card()
 
     def playable(self):
         return self.page.locator(".choices button, .hand button.card:not([aria-disabled=true])")
