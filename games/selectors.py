@@ -60,11 +60,18 @@ def game_list() -> list[GameEntry]:
             name,
             game_title(rules),
             _(rules.summary),
-            _("%(low)d to %(high)d players") % {"low": rules.min_players, "high": rules.max_players},
+            _players(rules.min_players, rules.max_players),
         )
         for name, rules in GAMES.items()
         if rules.on_site
     ]
+
+
+def _players(low: int, high: int) -> str:
+    """How many play a game: "3 to 10 players", or "4 players" for a game of one number only."""
+    if low == high:
+        return ngettext("%(count)d player", "%(count)d players", low) % {"count": low}
+    return _("%(low)d to %(high)d players") % {"low": low, "high": high}
 
 
 @dataclass(frozen=True)
