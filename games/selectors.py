@@ -105,9 +105,12 @@ def game_or_first(name: str | None) -> TrickGame:
     return rules if rules is not None and rules.on_site else next(game for game in GAMES.values() if game.on_site)
 
 
-def say(text: Text, names: Sequence[str] = (), **extra: object) -> str:
+def say(text: Text | Amount, names: Sequence[str] = (), **extra: object) -> str:
     """A game's sentence in the viewer's language, its seats, cards and suits put in as words
-    (``names``: the seats' names); ``extra`` fills what only the site knows (a deal's number)."""
+    (``names``: the seats' names); ``extra`` fills what only the site knows (a deal's number).
+    A number with its noun (``Count``) is said in the plural form the language gives that number."""
+    if isinstance(text, Amount):
+        return say_count(text)
     return _said(text, names, extra)
 
 

@@ -341,8 +341,9 @@ class TrickGame:
         the partnership less the other side's): what the computer players maximise."""
         return self.deal_score(state, seat)
 
-    def describe(self, options: Any) -> tuple[Text, ...]:
-        """The table's options in short, as the header and the lobby show them."""
+    def describe(self, options: Any) -> tuple[Text | Count, ...]:
+        """The table's options in short, as the header and the lobby show them (a number with its
+        noun is a ``Count``, so that every language says "1 round" and "5 rounds" its own way)."""
         return ()
 
     def seat_scores(self, match: Match, seat: int, deal: DealState | None = None) -> tuple[Count, ...]:

@@ -107,8 +107,13 @@ class Euchre(AuctionGame):
         ),
     )
 
-    def describe(self, options: EuchreOptions) -> tuple[Text, ...]:
-        said = [Text(gettext_noop("first partnership to %(points)d points"), (("points", options.points),))]
+    def describe(self, options: EuchreOptions) -> tuple[Text | Count, ...]:
+        said: list[Text | Count] = [
+            Count(
+                options.points,
+                *ngettext_noop("first partnership to %(count)d point", "first partnership to %(count)d points"),
+            )
+        ]
         if options.stick_the_dealer:
             said.append(Text(gettext_noop("stick the dealer")))
         return tuple(said)
@@ -446,6 +451,13 @@ class Euchre(AuctionGame):
             ("points", _points(points[team])),
             ("tricks", Count(taken, *ngettext_noop("%(count)d trick", "%(count)d tricks"))),
         )
+        if team != team_of(maker) and not taken:
+            return Text(
+                gettext_noop(
+                    "Euchred: the makers took no trick. %(name)s and %(partner)s score %(points)s (deal %(number)d)."
+                ),
+                params,
+            )
         if team != team_of(maker):
             return Text(
                 gettext_noop(

@@ -72,8 +72,8 @@ class Nap(AuctionGame):
         ),
     )
 
-    def describe(self, options: NapOptions) -> tuple[Text, ...]:
-        said = [Text(gettext_noop("%(rounds)d rounds"), (("rounds", options.rounds),))]
+    def describe(self, options: NapOptions) -> tuple[Text | Count, ...]:
+        said: list[Text | Count] = [Count(options.rounds, *ngettext_noop("%(count)d round", "%(count)d rounds"))]
         if options.wellington_blucher:
             said.append(Text(gettext_noop("with Wellington and Blücher")))
         return tuple(said)
