@@ -197,7 +197,7 @@
     var clocks = document.querySelectorAll(".clock[data-deadline]");
     clocks.forEach(function (clock) {
       var left = Math.max(0, Math.ceil((Number(clock.dataset.deadline) - Date.now() - skew) / 1000));
-      clock.textContent = left + " s";
+      clock.textContent = (clock.dataset.format || "# s").replace("#", left);  // the page's words: "29 s", "29 с"
       clock.classList.toggle("short", left <= 5);
     });
   }
