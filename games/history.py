@@ -173,8 +173,7 @@ def replay_at(deal: Deal, step: int) -> Replay:
         trick_starts=list(range(first_card, len(actions), len(seen.seats))),
         result=say(rules.deal_result(whole), names, number=deal.number),
         bidding=[
-            say(rules.call_said(call), names, name=names[seat])
-            for call, seat in zip(state.calls, state.callers, strict=True)
+            say(rules.call_said(state, index), names, name=names[seat]) for index, seat in enumerate(state.callers)
         ],
     )
 

@@ -568,7 +568,7 @@ def _auction(snapshot: TableSnapshot, rules: TrickGame, match: Match | None, vie
         "contract": tuple(say(text, names) for text in rules.contract_facts(view)) if view.calls or view.upcard else (),
         "upcard": card_view(view.upcard) if rules.upcard_on_show(view) else None,
         "bidding": tuple(
-            say(rules.call_said(call), names, name=names[seat]) for call, seat in zip(view.calls, callers, strict=True)
+            say(rules.call_said(view, index), names, name=names[seat]) for index, seat in enumerate(callers)
         ),
     }
 

@@ -393,8 +393,9 @@ class TrickGame:
         needs saying. Games with an auction word their bids and calls."""
         return Text(action), None
 
-    def call_said(self, call: str) -> Text:
-        """A bid or call as the table announces it (``%(name)s`` is the seat that made it)."""
+    def call_said(self, deal: DealState | SeatView, index: int) -> Text:
+        """The deal's ``index``-th bid or call (``deal.calls[index]``) as the table announces it
+        (``%(name)s`` is the seat that made it); the calls before it say what it meant."""
         raise NotImplementedError(f"{self.name} has no auction")
 
     def auction_prompt(self, view: SeatView) -> Text:

@@ -175,7 +175,8 @@ class Nap(AuctionGame):
         )
         return label, meaning
 
-    def call_said(self, call: str) -> Text:
+    def call_said(self, deal: DealState | SeatView, index: int) -> Text:
+        call = deal.calls[index]
         if call == PASS:
             return Text(gettext_noop("%(name)s passes."))
         return Text(gettext_noop("%(name)s bids %(bid)s."), (("bid", bid_name(call)),))
