@@ -517,7 +517,7 @@ def _panel(
         to_act=bool(view and view.to_act == seat.position),
         is_me=seat.position == me and view is None,  # only a waiting table's seats depend on who looks
         empty=seat.is_empty,
-        connected=connected,
+        connected=connected and not seat.left,  # a page left open is not a player at the table
         hand_size=view.hand_sizes[seat.position] if view and seat.position in view.seats else 0,
         played=played,
         stand_in=bool(seat.user_id and seat.stand_in),
