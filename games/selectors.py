@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 
 from .cardnames import card_face, card_label, card_short, suit_name
-from .engine import GAMES, TrickGame
+from .engine import GAMES, IllegalPlay, TrickGame
 from .engine.base import (
     ACTION_WORDS,
     REDEAL_YES,
@@ -300,6 +300,7 @@ class TableView:
     rematch_id: int | None = None
     invited: bool = False  # a seat at the rematch table is kept for this viewer
     header: TableHeader | None = None
+    refusal: str = ""  # why a card of the hand that may not be played now is refused, said when one is tried
     server_now: int = 0  # milliseconds since the epoch, so the page's countdown ignores the viewer's clock
 
     @property
@@ -432,7 +433,25 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
         invited=signed_in and any(invited == user.pk and taker is None for _, taker, invited in snapshot.rematch_seats),
         server_now=int(timezone.now().timestamp() * 1000),
         header=header,
+        refusal=_refusal(state, view) if acting else "",
     )
+
+
+def _refusal(state: DealState, view: SeatView) -> str:
+    """Why the server would refuse a card of the viewer's hand that may not be played now, in
+    the words it would use (the engine names the rule; the site words it once, in
+    ``services.errors``): the page says it next to the hand when such a card is tried."""
+    from .services.errors import IllegalCard  # (the services read tables through this module)
+
+    legal = set(view.legal) if view.my_turn else set()
+    refused = next((card for card in view.hand if card not in legal), None)
+    if refused is None:
+        return ""
+    try:
+        state.apply(refused, seat=view.seat)
+    except IllegalPlay as error:
+        return IllegalCard(error).message
+    return ""
 
 
 def _choices(rules: TrickGame, view: SeatView, names: list[str]) -> tuple[ActionChoice, ...]:
