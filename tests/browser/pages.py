@@ -85,14 +85,19 @@ class Player:
     def wait_for_turn(self, timeout: int = WAIT_MS) -> None:
         self.page.wait_for_selector("#table[data-my-turn]", timeout=timeout)
 
-    def until_choices(self, timeout: int = 90_000) -> None:
-        """Play a card at each of this player's turns until a turn asks for a bid or call (in Euchre
-        a computer may order up before this player is asked)."""
+    def until_choices(self, wanted: str = ".choices button", timeout: int = 90_000) -> None:
+        """Play on at each of this player's turns until a turn offers ``wanted`` (any bid or call by
+        default; in Euchre a computer may order up before this player is asked). Other calls on
+        the way are passed where one may pass."""
         while True:
             self.page.wait_for_selector("#table[data-my-turn]", timeout=timeout)
-            if self.page.locator(".choices button").count():
+            if self.page.locator(wanted).count():
                 return
-            self.play_a_card()
+            passing = self.page.locator(".choices button[data-action=pass]")
+            if passing.count():
+                self._click(passing, "data-action")
+            else:
+                self.play_a_card()
 
     def playable(self):
         return self.page.locator(".choices button, .hand button.card:not([aria-disabled=true])")

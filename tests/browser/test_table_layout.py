@@ -163,6 +163,8 @@ def _at_my_decision(player, game: str, viewport: dict, locale: str = "en-GB"):
     me.against_computers(game=game, seats=4, clock="60", **({"rounds": "1"} if game == "nap" else {}))
     if game == "letzter-stich":
         me.wait_for_turn()
+    elif game == "euchre":  # making trump: ordering up or calling a suit, not the dealer's discard
+        me.until_choices(".choices button[data-action=order], .choices button[data-action^='call:']")
     else:
         me.until_choices()
     settled(me.page)
@@ -192,7 +194,8 @@ def test_the_bar_never_covers_a_seat_or_your_clock(player, game, viewport, local
     page.evaluate("window.scrollTo(0, 0)")
     label = "phone" if viewport is TALL_PHONE else "desktop"
     if SHOTS and locale == "en-GB":
-        page.screenshot(path=str(Path(SHOTS) / f"{game}-{label}.png"))
+        moment = {"nap": "bid", "euchre": "call", "letzter-stich": "hand"}[game]
+        page.screenshot(path=str(Path(SHOTS) / f"{game}-{moment}-{label}.png"))
     dock = page.locator(".dock").bounding_box()
     assert dock["height"] <= viewport["height"] * 0.3, dock  # a bar, not half the screen
     assert in_view(page, ".felt .seat, .prompt, .choices button, .hand button.card") == []
@@ -205,6 +208,8 @@ def test_the_bar_never_covers_a_seat_or_your_clock(player, game, viewport, local
         assert box["y"] >= 0, part
         assert box["y"] + box["height"] <= dock["y"], part
     expect(page.locator(f"{mine} .clock")).to_have_text(re.compile(r"\d"))
+    if viewport is DESKTOP:
+        assert in_view(page, "#chat-form") == []  # the chat beside the table, not below the fold
 
 
 def test_on_a_desktop_no_seat_covers_a_card_of_the_trick(player):
