@@ -176,8 +176,15 @@
     var room = window.innerHeight - top - below - (dock ? dock.getBoundingClientRect().height : 0);
     document.documentElement.style.setProperty("--felt-fit", Math.floor(room) + "px");
     felt.dataset.fitted = "";
+    fittedTo = { width: window.innerWidth, height: window.innerHeight };
   }
-  window.addEventListener("resize", fitFelt);
+  // A phone's window grows a little as its browser's bars hide on scrolling, and the felt need
+  // not follow that (so it does not jump); a narrower, shorter or much taller window is measured.
+  var fittedTo = { width: 0, height: 0 };
+  window.addEventListener("resize", function () {
+    var height = window.innerHeight;
+    if (window.innerWidth !== fittedTo.width || height < fittedTo.height || height > fittedTo.height + 150) fitFelt();
+  });
   document.addEventListener("htmx:wsOpen", fitFelt);
   document.addEventListener("htmx:wsClose", fitFelt);
 
