@@ -37,4 +37,4 @@ prepare: $(VENV)/.installed
 	$(PY) manage.py computers_resume
 
 serve: $(VENV)/.installed
-	$(VENV)/bin/daphne --proxy-headers -b $(HOST) -p $(PORT) femkort_site.asgi:application
+	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) femkort_site.asgi:application

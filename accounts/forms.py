@@ -19,9 +19,7 @@ class PlayerFieldsMixin:
     instance: User
 
     def clean_display_name(self) -> str:
-        display_name = names.normalize_display_name(self.cleaned_data.get("display_name") or "")
-        names.validate_display_name(display_name, self.instance.pk)
-        return display_name
+        return names.clean_display_name(self.cleaned_data.get("display_name") or "", self.instance.pk)
 
     def clean_email(self) -> str:
         email = (self.cleaned_data.get("email") or "").strip()
@@ -43,7 +41,7 @@ class SignupForm(PlayerFieldsMixin, UserCreationForm):
     def clean_username(self) -> str:
         username = self.cleaned_data["username"]
         if User.objects.filter(username__iexact=username).exists():
-            raise forms.ValidationError(_("That username is taken (usernames ignore upper and lower case)."))
+            raise forms.ValidationError(names.USERNAME_TAKEN, code="username_taken")
         names.validate_username(username, None)
         return username
 

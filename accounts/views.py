@@ -1,11 +1,12 @@
 from math import ceil
 
-from axes.helpers import get_cool_off
+from axes.helpers import get_client_ip_address, get_cool_off
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
+from django.contrib.auth.views import PasswordResetView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -15,6 +16,7 @@ from django.views.i18n import set_language
 
 from games.selectors import sessions_of
 
+from . import services
 from .forms import ProfileForm, SignupForm
 
 
@@ -30,6 +32,22 @@ def signup(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("Welcome, %(name)s!") % {"name": user.name})
         return redirect(next_url or "lobby")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+class PasswordReset(PasswordResetView):
+    """Django's reset form, counted per address typed and per client (``services.password_reset_count``).
+
+    Refused: the form again with the reason, status 429; the same for any address, account or not.
+    The client address is the one the login throttle counts per (django-axes, see the settings).
+    """
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        try:
+            services.password_reset_count(email=form.cleaned_data["email"], client=get_client_ip_address(self.request))
+        except services.PasswordResetThrottled as refused:
+            form.add_error(None, refused.message)
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        return super().form_valid(form)
 
 
 @login_required

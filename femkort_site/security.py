@@ -33,8 +33,9 @@ def websocket_sources(hosts: list[str], *, secure_only: bool) -> list[str]:
     return sources
 
 
-class RejectControlCharactersMiddleware:
-    """Answer 404 to a request whose path holds a control character, before any view or query sees it."""
+class RequestStep:
+    """A middleware that only looks at (or adjusts) the request before the rest sees it, on the
+    sync and the async path alike; subclasses say what in ``step``."""
 
     sync_capable = True
     async_capable = True
@@ -48,14 +49,22 @@ class RejectControlCharactersMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponseBase | Awaitable[HttpResponseBase]:
         if self.is_async:
             return self.__acall__(request)
-        self.refuse_bad_path(request)
+        self.step(request)
         return self.get_response(request)
 
     async def __acall__(self, request: HttpRequest) -> HttpResponseBase:
-        self.refuse_bad_path(request)
+        self.step(request)
         return await self.get_response(request)
 
     @staticmethod
-    def refuse_bad_path(request: HttpRequest) -> None:
+    def step(request: HttpRequest) -> None:
+        raise NotImplementedError
+
+
+class RejectControlCharactersMiddleware(RequestStep):
+    """Answer 404 to a request whose path holds a control character, before any view or query sees it."""
+
+    @staticmethod
+    def step(request: HttpRequest) -> None:
         if CONTROL_CHARACTERS.search(request.path_info):
             raise Http404("The path holds a control character.")

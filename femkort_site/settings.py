@@ -13,7 +13,7 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from .env import database_from_url, flag, redis_host, words
+from .env import database_from_url, flag, redis_host, sqlite_database, words
 from .security import websocket_sources
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -77,7 +77,7 @@ TEMPLATES = [
 DATABASES = {
     "default": database_from_url(os.environ["DATABASE_URL"])
     if os.environ.get("DATABASE_URL")
-    else {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}
+    else sqlite_database(BASE_DIR / "db.sqlite3")
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -109,12 +109,19 @@ FEMKORT_REMATCH_HOLD_SECONDS = float(os.environ.get("FEMKORT_REMATCH_HOLD_SECOND
 FEMKORT_REDEAL_WINDOW_SECONDS = float(os.environ.get("FEMKORT_REDEAL_WINDOW_SECONDS", "5"))
 # A computer leads a trick this long after the last one was taken, so people can see who took it.
 FEMKORT_TRICK_PAUSE_SECONDS = float(os.environ.get("FEMKORT_TRICK_PAUSE_SECONDS", "1.2"))
+# The lobby: waiting tables one host may keep open at once, and how long a waiting table may sit
+# with no change and none of its people around before it closes on its own.
+FEMKORT_WAITING_TABLES_PER_HOST = int(os.environ.get("FEMKORT_WAITING_TABLES_PER_HOST", "3"))
+FEMKORT_WAITING_EXPIRE_SECONDS = float(os.environ.get("FEMKORT_WAITING_EXPIRE_SECONDS", str(30 * 60)))
 # Chat: at most this many messages per user in this many seconds (all tables together).
 FEMKORT_CHAT_RATE = (5, 10)
 # Open websockets allowed: per signed-in user (all tables), per address for visitors not signed in.
 FEMKORT_SOCKETS_PER_USER = int(os.environ.get("FEMKORT_SOCKETS_PER_USER", "8"))
 FEMKORT_ANONYMOUS_SOCKETS_PER_IP = int(os.environ.get("FEMKORT_ANONYMOUS_SOCKETS_PER_IP", "16"))
 FEMKORT_ANONYMOUS_SOCKETS_PER_TABLE = int(os.environ.get("FEMKORT_ANONYMOUS_SOCKETS_PER_TABLE", "4"))
+# Websockets one player (or, not signed in, one address) may open per minute: a page reloaded in a
+# loop costs the server a whole table's rendering each time.
+FEMKORT_SOCKET_OPENS_PER_MINUTE = int(os.environ.get("FEMKORT_SOCKET_OPENS_PER_MINUTE", "20"))
 
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [
@@ -177,9 +184,14 @@ if not DEBUG:
         "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
     }
 
+# Reverse proxies in front of the site (DJANGO_PROXY_COUNT): only then are their headers trusted,
+# the client's address from X-Forwarded-For (femkort_site/proxies.py) and HTTPS from X-Forwarded-Proto.
+PROXY_COUNT = int(os.environ.get("DJANGO_PROXY_COUNT", "0"))
+
 if not DEBUG:
     SECURE_SSL_REDIRECT = flag("DJANGO_SECURE_SSL_REDIRECT", True)
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    if PROXY_COUNT > 0:
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
@@ -189,7 +201,8 @@ if not DEBUG:
 # --- Hardening: HTTPS behind a proxy ----------------------------------------------------------
 # DJANGO_SECURE_SSL_REDIRECT=0 means the TLS proxy redirects plain HTTP itself, so the deploy check's
 # warning that Django does not (security.W008) is silenced on purpose. SECURE_PROXY_SSL_HEADER above
-# trusts X-Forwarded-Proto: the proxy MUST set or overwrite it on every request.
+# trusts X-Forwarded-Proto (when DJANGO_PROXY_COUNT says a proxy is there): the proxy MUST set or
+# overwrite it on every request.
 if not DEBUG and not SECURE_SSL_REDIRECT:
     SILENCED_SYSTEM_CHECKS = ["security.W008"]
 # --- end HTTPS behind a proxy -------------------------------------------------------------------
@@ -236,15 +249,16 @@ AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
-# The client address is the socket peer, unless DJANGO_PROXY_COUNT reverse proxies stand in front, each
-# appending the address it saw to X-Forwarded-For: the client is then that many entries from the right,
-# and anything further left was sent by the client and is ignored. (python-ipware counts the proxy
-# addresses after the client in the header; the last proxy is the socket peer, not listed: hence - 1.)
-PROXY_COUNT = int(os.environ.get("DJANGO_PROXY_COUNT", "0"))
-if PROXY_COUNT > 0:
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
-    AXES_IPWARE_PROXY_COUNT = PROXY_COUNT - 1
-    IPWARE_STRICT = False  # more entries than proxies is a client-sent prefix, not an error
-else:
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
+# The client address is REMOTE_ADDR, which ClientAddressMiddleware (first of all) has already taken
+# from X-Forwarded-For as DJANGO_PROXY_COUNT says (femkort_site/proxies.py): one rule for the whole site.
+AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
+MIDDLEWARE.insert(0, "femkort_site.proxies.ClientAddressMiddleware")
 # --- end login throttling -----------------------------------------------------------------------
+
+# --- Hardening: password reset throttling (accounts/services.py) ------------------------------
+# Reset mails per address typed, and requests per client address (IPv6: per /64), in a sliding window;
+# counted in the database (accounts.Throttle), so every server process shares the counts.
+FEMKORT_PASSWORD_RESET_PER_EMAIL = int(os.environ.get("FEMKORT_PASSWORD_RESET_PER_EMAIL", "3"))
+FEMKORT_PASSWORD_RESET_PER_CLIENT = int(os.environ.get("FEMKORT_PASSWORD_RESET_PER_CLIENT", "10"))
+FEMKORT_PASSWORD_RESET_WINDOW_MINUTES = int(os.environ.get("FEMKORT_PASSWORD_RESET_WINDOW_MINUTES", "60"))
+# --- end password reset throttling --------------------------------------------------------------

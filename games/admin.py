@@ -19,11 +19,10 @@ class ReadOnlyInline(admin.TabularInline):
         return False
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(ReadOnlyInline):
     model = Seat
-    extra = 0
-    fields = ("position", "user", "computer", "stand_in", "left", "invited")
-    raw_id_fields = ("user", "invited")
+    fields = ("position", "user", "computer", "stand_in", "left", "invited", "won", "rating_after")
+    readonly_fields = fields
 
 
 class DealInline(ReadOnlyInline):
@@ -39,33 +38,32 @@ class PlayInline(ReadOnlyInline):
     readonly_fields = fields
 
 
+class GameStateReadOnly(admin.ModelAdmin):
+    """Game state is the services' to change, under the session's row lock and its sequence
+    number: a form saved from a stale page would roll a game back. Admins see it, and change
+    it only through actions that call the services."""
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_manage_permission(self, request) -> bool:
+        """The actions' own permission: what changing a session used to need."""
+        return request.user.has_perm("games.change_gamesession")
+
+
 @admin.register(GameSession)
-class GameSessionAdmin(admin.ModelAdmin):
+class GameSessionAdmin(GameStateReadOnly):
     list_display = ("id", "game", "status", "host", "seat_count", "created", "started", "finished", "winner")
     list_filter = ("game", "status", "created")
     search_fields = ("id", "host__username", "seats__user__username")
     date_hierarchy = "created"
-    raw_id_fields = ("host", "winner", "rematch")
-    readonly_fields = (
-        "seq",
-        "to_act",
-        "turn_since",
-        "deadline",
-        "due",
-        "unattended_since",
-        "created",
-        "started",
-        "finished",
-    )
     inlines = [SeatInline, DealInline]
     actions = ["abandon"]
 
-    def save_related(self, request, form, formsets, change) -> None:
-        super().save_related(request, form, formsets, change)
-        if change:  # every change moves the sequence number, so no page or process keeps an old view
-            services.session_touch(session_id=form.instance.pk)
-
-    @admin.action(description=_("Abandon the selected sessions"))
+    @admin.action(description=_("Abandon the selected sessions"), permissions=["manage"])
     def abandon(self, request, queryset) -> None:
         done = 0
         for session in queryset:
@@ -79,15 +77,10 @@ class GameSessionAdmin(admin.ModelAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(GameStateReadOnly):
     list_display = ("session", "position", "user", "computer", "stand_in", "left")
     list_filter = ("computer",)
     search_fields = ("user__username", "session__id")
-    raw_id_fields = ("session", "user")
-
-    def save_model(self, request, obj, form, change) -> None:
-        super().save_model(request, obj, form, change)
-        services.session_touch(session_id=obj.session_id)
 
 
 @admin.register(Deal)

@@ -36,6 +36,11 @@ class ChatBox:
     is_host: bool
     muted: list[tuple[int, str]]  # (user, name) this viewer muted, with a way to undo it
 
+    @property
+    def last_id(self) -> int:
+        """The newest line shown: a polling page names it, and is sent only what came after."""
+        return self.lines[-1].id if self.lines else 0
+
 
 def chat_box(session: GameSession, user: User | None) -> ChatBox:
     signed_in = bool(user and user.is_authenticated)
@@ -65,6 +70,25 @@ def chat_html(
     beside it (why it was refused, or what a mute does)."""
     context = {"chat": chat_box(session, user), "oob": oob, "draft": draft, "note": note}
     return render_to_string("games/_chat.html", context, request)
+
+
+def chat_news_html(session: GameSession, user: User | None, seen: str | None) -> str:
+    """The lines written after ``seen`` that this viewer has not muted, to append to a polling
+    page's chat log (chat does not move the table's sequence number, so a poll must ask)."""
+    if seen is None or not seen.isascii() or not seen.isdigit() or len(seen) > 18 or not session.chat_on:
+        return ""
+    signed_in = bool(user and user.is_authenticated)
+    news = ChatMessage.objects.filter(session=session, pk__gt=int(seen)).select_related("author")
+    if signed_in:
+        news = news.exclude(author_id__in=ChatMute.objects.filter(user=user).values("muted_id"))
+    return "".join(
+        chat_line_html(
+            {"id": row.pk, "author": row.author_id, "name": row.author.name, "text": row.text, "session": session.pk}
+            | {"created": row.created.isoformat()},
+            user,
+        )
+        for row in news.order_by("pk")[:SHOWN]
+    )
 
 
 def chat_line_html(event: dict, user: User | None) -> str:

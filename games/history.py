@@ -123,7 +123,7 @@ class Replay:
 
 def replay_at(deal: Deal, step: int) -> Replay:
     """The finished deal after ``step`` actions, every hand face up (the deal is over) except what
-    nobody saw: a dealer's discard, and the hand of a seat sitting the deal out."""
+    nobody saw: a dealer's discard, and the hand of a seat that sat the deal out, at every step."""
     whole = deal_state(deal)
     if whole.redealt:
         raise Http404("That deal was dealt again before anyone played.")
@@ -142,10 +142,10 @@ def replay_at(deal: Deal, step: int) -> Replay:
     seats = list(deal.session.seats.select_related("user").order_by("position"))
     names = [seat.name for seat in seats]
     won_cards = {winning_card(state.seats, trick) for trick in state.tricks}
-    discarded = hidden and HIDDEN_DISCARD in state.calls
 
     def shown(position: int) -> bool:
-        return position in seen.seats or (state.trick is None and not (discarded and position == deal.dealer))
+        """Hands of the seats that played; one that sat out was never seen, not even before the lead."""
+        return position in seen.seats
 
     panels = [
         ReplaySeat(

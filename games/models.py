@@ -65,6 +65,9 @@ class GameSession(models.Model):
     )
     chat_on = models.BooleanField(default=True, help_text=_("The host may turn the table's chat off."))
     created = models.DateTimeField(auto_now_add=True)
+    active = models.DateTimeField(
+        default=timezone.now, help_text=_("The last change; a waiting table idle for long closes on its own.")
+    )
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
 
@@ -230,6 +233,20 @@ class Connection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user or 'anonymous'} at {self.session}"
+
+
+class SocketOpening(models.Model):
+    """A websocket opened by a player (or, not signed in, from an address), kept for a minute:
+    how often one may open sockets is counted across every server process."""
+
+    key = models.CharField(max_length=64, help_text=_("user:<id>, or ip:<address> for a visitor not signed in."))
+    opened = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["key", "opened"])]
+
+    def __str__(self) -> str:
+        return f"{self.key} at {self.opened:%H:%M:%S}"
 
 
 class Standing(models.Model):

@@ -7,8 +7,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
+from django.conf import settings
+from django.core.paginator import Page, Paginator
 from django.db import connection, transaction
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.safestring import mark_safe
@@ -139,19 +141,52 @@ def say_count(count: Amount) -> str:
     return ngettext(count.singular, count.plural, count.count) % {"count": count.count}
 
 
-def lobby_tables() -> dict[str, list[GameSession]]:
-    """Tables waiting for players, and sessions in play with whom each is waiting for and since when."""
+LOBBY_PAGE = 20
+
+
+@dataclass(frozen=True)
+class LobbyList:
+    """One page of one of the lobby's lists, newest first."""
+
+    sessions: list[GameSession]
+    page: Page
+
+
+def idle_waiting(before: datetime) -> QuerySet[GameSession]:
+    """Waiting tables with no change since ``before`` and none of their people around since then
+    (no page or poll, no live socket): they close on their own, and the lobby no longer lists them."""
+    seated_here = Seat.objects.filter(session=OuterRef("session"), user=OuterRef("user"))
+    seen = Seat.objects.filter(session=OuterRef("pk"), user__isnull=False, seen__gte=before)
+    connected = Connection.objects.filter(Exists(seated_here), session=OuterRef("pk"), seen__gte=before)
+    waiting = GameSession.objects.filter(status=GameSession.Status.WAITING, active__lt=before)
+    return waiting.exclude(Exists(seen)).exclude(Exists(connected))
+
+
+def waiting_cutoff() -> datetime:
+    return timezone.now() - timedelta(seconds=settings.FEMKORT_WAITING_EXPIRE_SECONDS)
+
+
+def lobby_tables(*, waiting_page: object = 1, playing_page: object = 1) -> dict[str, LobbyList]:
+    """Tables waiting for players (newest first), and sessions in play (most recently started
+    first) with whom each is waiting for and since when; each list one page at a time."""
     annotated = GameSession.objects.select_related("host").annotate(
         taken=Count("seats", filter=Q(seats__user__isnull=False) | ~Q(seats__computer=""))
     )
     with_seats = annotated.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-    playing = list(with_seats.filter(status=GameSession.Status.PLAYING)[:50])
-    waiting = list(with_seats.filter(status=GameSession.Status.WAITING)[:50])
+    idle = idle_waiting(waiting_cutoff()).values("pk")
+    waiting_all = with_seats.filter(status=GameSession.Status.WAITING).exclude(pk__in=idle).order_by("-created", "-pk")
+    playing_all = with_seats.filter(status=GameSession.Status.PLAYING).order_by("-started", "-pk")
+    pages = {
+        "waiting": Paginator(waiting_all, LOBBY_PAGE).get_page(waiting_page),
+        "playing": Paginator(playing_all, LOBBY_PAGE).get_page(playing_page),
+    }
+    waiting, playing = list(pages["waiting"]), list(pages["playing"])
+    now = timezone.now()
     for session in [*playing, *waiting]:
         rules = game_or_first(session.game)
         session.rules_in_short = " · ".join(say(text) for text in rules.describe(rules.parse_options(session.options)))
         session.seated = [seat.name for seat in session.seats.all() if not seat.is_empty]
-    now = timezone.now()
+        session.age_seconds = int((now - session.created).total_seconds())
     for session in playing:
         seats = list(session.seats.all())
         seat = seats[session.to_act] if session.to_act is not None and session.to_act < len(seats) else None
@@ -161,7 +196,7 @@ def lobby_tables() -> dict[str, list[GameSession]]:
             int((now - session.turn_since).total_seconds()) if person and session.turn_since else 0
         )
         session.waiting_minutes = session.waiting_seconds // 60
-    return {"waiting": waiting, "playing": playing}
+    return {"waiting": LobbyList(waiting, pages["waiting"]), "playing": LobbyList(playing, pages["playing"])}
 
 
 @dataclass(frozen=True)
@@ -392,7 +427,8 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
     session, seats, state = snapshot.session, snapshot.seats, snapshot.state
     online = snapshot.online if online is None else online
     signed_in = bool(user and user.is_authenticated)
-    me = next((s.position for s in seats if signed_in and s.user_id == user.pk), None)
+    # A seat left for good is no longer the leaver's: from then on they see what a spectator sees.
+    me = next((s.position for s in seats if signed_in and s.user_id == user.pk and not s.left), None)
     view = view_for(state, me) if state and me is not None else None
     panels, (trick, trick_taken), (last_deal, last_trick), finished, header = _public(
         snapshot, online, me, user.pk if signed_in else None

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from . import services
-from .chat_html import chat_html
+from .chat_html import chat_html, chat_news_html
 from .engine import GAMES
 from .forms import ComputerForm, PlayForm, SeatForm, TableForm
 from .models import GameSession
@@ -30,13 +30,24 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 def _lobby(request: HttpRequest, form: TableForm, status: int = 200) -> HttpResponse:
     context = {
-        "tables": lobby_tables(),
+        "tables": lobby_tables(
+            waiting_page=request.GET.get("waiting_page", 1), playing_page=request.GET.get("playing_page", 1)
+        ),
         "form": form,
         "games": game_list(),
         "chosen": form.rules.name,
         "chosen_title": game_entry(form.rules).title,
+        "keep_playing": _query_without(request, "waiting_page"),
+        "keep_waiting": _query_without(request, "playing_page"),
     }
     return render(request, "games/lobby.html", context, status=status)
+
+
+def _query_without(request: HttpRequest, name: str) -> str:
+    """The lobby's other parameters (the game chosen, the other list's page), for a page link."""
+    query = request.GET.copy()
+    query.pop(name, None)
+    return "&" + query.urlencode() if query else ""
 
 
 @login_required
@@ -62,18 +73,21 @@ def table_create(request: HttpRequest) -> HttpResponse:
 @require_safe
 def table(request: HttpRequest, session_id: int) -> HttpResponse:
     session = get_object_or_404(GameSession, pk=session_id)
-    if request.user.is_authenticated and session.status == GameSession.Status.PLAYING:
+    if request.user.is_authenticated and session.status in (GameSession.Status.WAITING, GameSession.Status.PLAYING):
         services.seat_seen(session_id=session_id, user=request.user)  # a page or poll: the player is here
-    if request.htmx and request.GET.get("seq") == str(session.seq):
+    news = chat_news_html(session, request.user, request.GET.get("chat")) if request.htmx else ""
+    if request.htmx and request.GET.get("seq") == str(session.seq) and not news:
         return HttpResponse(status=204)  # nothing new since the client's view
-    return _render_table(request, session)
+    return _render_table(request, session, extra=news)
 
 
-def _render_table(request: HttpRequest, session: GameSession, error: str = "", status: int = 200) -> HttpResponse:
+def _render_table(
+    request: HttpRequest, session: GameSession, error: str = "", status: int = 200, extra: str = ""
+) -> HttpResponse:
     table = table_view_for(session, request.user)
     html = table_html(table, error=error, request=request)
     if request.htmx:
-        return HttpResponse(html, status=status)
+        return HttpResponse(html + extra, status=status)
     invite_url = request.build_absolute_uri(reverse("table", args=[session.pk]))
     chat = chat_html(session, request.user, request=request)
     context = {"table": table, "table_html": html, "invite_url": invite_url, "chat_html": chat}

@@ -1,6 +1,8 @@
 import os
+from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.utils import timezone
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("ci", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -55,3 +57,19 @@ def fresh_table_memory():
     yield
     snapshots.forget_all()
     table_html.forget_all()
+
+
+class Clock:
+    """``timezone.now`` under the test's control: time is advanced, never slept."""
+
+    def __init__(self, monkeypatch):
+        self.now = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+        monkeypatch.setattr(timezone, "now", lambda: self.now)
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    return Clock(monkeypatch)

@@ -37,7 +37,7 @@ def frame_seq(frame: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-async def frames_until(communicator: WebsocketCommunicator, seq: int, timeout: float = 5) -> list[str]:
+async def frames_until(communicator: WebsocketCommunicator, seq: int, timeout: float = 30) -> list[str]:
     """Every frame up to and including the first table view at ``seq`` or later (none if already seen)."""
     frames: list[str] = []
     while getattr(communicator, "seen_seq", -1) < seq:
@@ -72,15 +72,16 @@ def hidden_from(state, seat: int | None) -> set[str]:
     return {card for other in state.seats if other != seat for card in state.hand(other)} - public
 
 
-async def next_message(communicator: WebsocketCommunicator, timeout: float = 5) -> str:
-    """The next frame meant for this connection alone (a message, not a table view)."""
+async def next_message(communicator: WebsocketCommunicator, timeout: float = 30) -> str:
+    """The next frame meant for this connection alone: its message line (not a table view, nor
+    a presence update, which may arrive in between at any time)."""
     while True:
         frame = await communicator.receive_from(timeout=timeout)
-        if frame_seq(frame) is None:
+        if frame_seq(frame) is None and 'id="table-message"' in frame:
             return frame
 
 
-async def frame_where(communicator: WebsocketCommunicator, test, timeout: float = 5) -> str:
+async def frame_where(communicator: WebsocketCommunicator, test, timeout: float = 30) -> str:
     """The next frame of any kind (a table view, a presence update, a message) for which ``test(frame)`` holds."""
     while True:
         frame = await communicator.receive_from(timeout=timeout)
@@ -88,7 +89,7 @@ async def frame_where(communicator: WebsocketCommunicator, test, timeout: float 
             return frame
 
 
-async def view_where(communicator: WebsocketCommunicator, test, timeout: float = 5) -> str:
+async def view_where(communicator: WebsocketCommunicator, test, timeout: float = 30) -> str:
     """The next table view for which ``test(frame)`` holds."""
     while True:
         frame = await communicator.receive_from(timeout=timeout)

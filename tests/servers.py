@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -86,13 +87,27 @@ def daphne(env: dict[str, str], port: int | None = None) -> Iterator[str]:
         yield from _serve(env, port, log)
 
 
-def _serve(env: dict[str, str], port: int, log) -> Iterator[str]:
+@contextmanager
+def make_serve(env: dict[str, str]) -> Iterator[str]:
+    """The site served exactly as the README's deployment runs it (``make serve``), on 127.0.0.1."""
+    port = free_port()
+    command = ["make", "--no-print-directory", "serve", "HOST=127.0.0.1", f"PORT={port}"]
+    with tempfile.TemporaryFile() as log:
+        yield from _serve(env, port, log, command)
+
+
+def _serve(env: dict[str, str], port: int, log, command: list[str] | None = None) -> Iterator[str]:
+    command = command or [
+        sys.executable,
+        *("-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "femkort_site.asgi:application"),
+    ]
     process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "femkort_site.asgi:application"],
+        command,
         cwd=ROOT,
         env=os.environ | {"FEMKORT_COMPUTER_PAUSE": "0", "FEMKORT_TRICK_PAUSE_SECONDS": "0"} | env,
         stdout=subprocess.DEVNULL,
         stderr=log,
+        start_new_session=True,  # make and the daphne it starts end together
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -103,11 +118,13 @@ def _serve(env: dict[str, str], port: int, log) -> Iterator[str]:
         print(f"--- daphne at {base} said:\n{log.read().decode(errors='replace')[-5000:]}")
         raise
     finally:
-        process.terminate()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
         try:
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
-            process.kill()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
             process.wait(timeout=10)
 
 

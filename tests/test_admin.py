@@ -59,14 +59,39 @@ def test_abandon_action(admin_client, session):
     assert session.status == GameSession.Status.ABANDONED
 
 
-def test_an_admin_edit_of_a_seat_moves_the_table_on(admin_client, session):
-    """Views and process snapshots are keyed by seq: an edit must move it, or a table could show old wins."""
+def test_game_state_cannot_be_edited_in_the_admin(admin_client, session):
+    """A stale change form saved over a running session once rolled it back to "waiting"."""
+    before = GameSession.objects.get(pk=session.pk)
+    page = admin_client.get(reverse("admin:games_gamesession_change", args=[session.pk])).text
+    assert 'name="status"' not in page
+    assert 'name="seats-0-user"' not in page
+    response = admin_client.post(
+        reverse("admin:games_gamesession_change", args=[session.pk]),
+        {"game": "femkort", "status": "waiting", "seat_count": 3, "host": session.host_id, "seq": 0, "match": "{}"},
+    )
+    assert response.status_code == 403
     seat = Seat.objects.get(session=session, position=1)
     response = admin_client.post(
         reverse("admin:games_seat_change", args=[seat.pk]),
-        {"session": session.pk, "position": 1, "user": "", "computer": seat.computer, "stand_in": "", "invited": ""},
+        {"session": session.pk, "position": 1, "user": "", "computer": "", "stand_in": "", "invited": ""},
     )
-    assert response.status_code == 302, response.text
-    before = session.seq
+    assert response.status_code == 403
+    after = GameSession.objects.get(pk=session.pk)
+    assert (after.status, after.seq, after.match) == (before.status, before.seq, before.match)
+    assert Seat.objects.get(pk=seat.pk).computer == seat.computer
+    host = admin_client.get(reverse("admin:games_gamesession_changelist")).text
+    assert 'value="abandon"' in host
+
+
+def test_staff_who_may_only_view_sessions_cannot_abandon_them(client, session, django_user_model):
+    from django.contrib.auth.models import Permission
+
+    viewer = django_user_model.objects.create_user(username="viewer", password="a-long-test-password-42", is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_gamesession"))
+    client.force_login(viewer)
+    response = client.post(
+        reverse("admin:games_gamesession_changelist"), {"action": "abandon", "_selected_action": [session.pk]}
+    )
+    assert response.status_code in (200, 302)
     session.refresh_from_db()
-    assert session.seq == before + 1
+    assert session.status == GameSession.Status.PLAYING

@@ -15,7 +15,7 @@ from django.utils import timezone
 from games import services
 from games.chat_html import chat_box
 from games.models import ChatMessage, GameSession
-from tests.live_helpers import DATA_CARD, connect, drain, frame_seq
+from tests.live_helpers import DATA_CARD, connect, frame_seq, frames_until, next_message
 from tests.site_helpers import started_table
 
 pytestmark = pytest.mark.django_db
@@ -149,8 +149,15 @@ def chat_frame(text: str) -> str:
     return json.dumps({"action": "chat", "text": text, "HEADERS": {"HX-Request": "true"}})
 
 
-async def chat_lines(communicator) -> list[str]:
-    frames = await drain(communicator)
+async def frames_through(communicator, text: str) -> list[str]:
+    """Every frame up to and including the first that holds ``text`` (waiting for it, however long)."""
+    frames = []
+    while not frames or text not in frames[-1]:
+        frames.append(await communicator.receive_from(timeout=30))
+    return frames
+
+
+def chat_lines(frames: list[str]) -> list[str]:
     return [frame for frame in frames if "chat-log" in frame]
 
 
@@ -163,27 +170,29 @@ def test_over_the_websocket_a_line_reaches_everyone_but_those_who_muted_its_auth
         sockets = [await connect(session.pk, user) for user in players]
         spectator = await connect(session.pk)
         for socket in [*sockets, spectator]:
-            await drain(socket)
+            await frames_until(socket, session.seq)
         await sockets[0].send_to(text_data=chat_frame("<i>good luck</i>"))
-        await asyncio.sleep(0.3)
-        seen = [await chat_lines(socket) for socket in [*sockets, spectator]]
+        own = await frames_through(sockets[0], "good luck")  # stored and sent round: now bjorn answers
+        # bjorn's line comes after anna's on every socket: up to it, each socket has seen all it will of anna's
+        await sockets[1].send_to(text_data=chat_frame("thanks"))
+        seen = [chat_lines(await frames_through(socket, "thanks")) for socket in [*sockets, spectator]]
+        seen[0] = chat_lines(own) + seen[0]
         await sockets[0].send_to(text_data=chat_frame("z" * 301))
-        await asyncio.sleep(0.2)
-        refusal = await drain(sockets[0])
+        refusal = await next_message(sockets[0])
         for socket in [*sockets, spectator]:
             await socket.disconnect()
         return seen, refusal
 
     seen, refusal = asyncio.run(scenario())
-    anna, bjorn, cecilia, spectator = seen
+    anna, bjorn, cecilia, spectator = ([line for line in lines if "good luck" in line] for lines in seen)
     assert len(anna) == len(bjorn) == len(spectator) == 1
     assert cecilia == []  # she muted anna
     assert "&lt;i&gt;good luck&lt;/i&gt;" in bjorn[0]
     assert "<i>" not in bjorn[0]
     assert not DATA_CARD.findall(bjorn[0])  # a chat frame carries the line and nothing of the game
     assert frame_seq(bjorn[0]) is None
-    assert any("at most 300 characters" in frame for frame in refusal)
-    assert ChatMessage.objects.count() == 1
+    assert "at most 300 characters" in refusal
+    assert ChatMessage.objects.count() == 2
 
 
 @pytest.mark.django_db(transaction=True)
@@ -192,14 +201,13 @@ def test_over_the_websocket_visitors_not_signed_in_cannot_write(players):
 
     async def scenario():
         visitor = await connect(session.pk)
-        await drain(visitor)
+        await frames_until(visitor, session.seq)
         await visitor.send_to(text_data=chat_frame("hello"))
-        await asyncio.sleep(0.2)
-        frames = await drain(visitor)
+        message = await next_message(visitor)
         await visitor.disconnect()
-        return frames
+        return message
 
-    assert any("Log in to chat." in frame for frame in asyncio.run(scenario()))
+    assert "Log in to chat." in asyncio.run(scenario())
     assert not ChatMessage.objects.exists()
 
 
@@ -209,15 +217,14 @@ def test_when_the_host_turns_chat_off_every_socket_gets_the_closed_box(players):
 
     async def scenario():
         bjorn = await connect(session.pk, players[1])
-        await drain(bjorn)
+        await frames_until(bjorn, session.seq)
         await database_sync_to_async(services.chat_switch)(session_id=session.pk, user=players[0], on=False)
-        await asyncio.sleep(0.3)
-        frames = await drain(bjorn)
+        frames = await frames_through(bjorn, "The host has turned chat off at this table.")
         await bjorn.disconnect()
         return frames
 
     frames = asyncio.run(scenario())
-    assert any("The host has turned chat off at this table." in frame and 'id="chat"' in frame for frame in frames)
+    assert 'id="chat"' in frames[-1]
     assert GameSession.objects.get(pk=session.pk).chat_on is False
 
 
@@ -228,10 +235,37 @@ def test_a_socket_that_opens_gets_the_lines_written_while_it_was_away(players):
 
     async def scenario():
         anna = await connect(session.pk, players[0])
-        first = await anna.receive_from(timeout=5)
+        first = await anna.receive_from(timeout=30)
         await anna.disconnect()
         return first
 
     first = asyncio.run(scenario())
     assert frame_seq(first) == session.seq  # the table view and the chat box in one frame
     assert "written before you came back" in first
+
+
+def test_a_polling_page_gets_the_lines_written_since_it_last_saw_the_chat(table, players):
+    """With Redis away there is no push: chat does not move the table's number, so the poll asks."""
+    reader = logged_in(players[0])
+    page = reader.get(reverse("table", args=[table.pk])).text
+    assert 'id="chat-seen" name="chat" value="0"' in page
+    assert 'hx-include="#chat-seen"' in page
+    table.refresh_from_db()
+    poll = {"seq": table.seq, "chat": "0"}
+    htmx = {"HTTP_HX_REQUEST": "true"}
+    assert reader.get(reverse("table", args=[table.pk]), poll, **htmx).status_code == 204
+    line = services.chat_post(session_id=table.pk, user=players[1], text="still there?")
+    answer = reader.get(reverse("table", args=[table.pk]), poll, **htmx)
+    assert answer.status_code == 200
+    assert "still there?" in answer.text
+    assert 'hx-swap-oob="beforeend:#chat-log"' in answer.text
+    assert f'id="chat-seen" name="chat" value="{line.pk}"' in answer.text
+    seen = {"seq": table.seq, "chat": str(line.pk)}
+    assert reader.get(reverse("table", args=[table.pk]), seen, **htmx).status_code == 204
+    services.chat_mute(user=players[0], other_id=players[1].pk, mute=True)
+    services.chat_post(session_id=table.pk, user=players[1], text="muted line")
+    assert reader.get(reverse("table", args=[table.pk]), seen, **htmx).status_code == 204  # muted: nothing new
+    for forged in ("-1", "x", "9" * 40, "\u0661"):  # the last: an Arabic-Indic digit one
+        assert (
+            reader.get(reverse("table", args=[table.pk]), {"seq": table.seq, "chat": forged}, **htmx).status_code == 204
+        )

@@ -235,6 +235,30 @@ def test_the_command_line_replays_euchre_and_names_illegal_actions():
         start(upcard="JH")  # already in a hand
 
 
+def test_a_record_shows_no_hand_of_a_seat_that_sat_out_and_still_replays():
+    """Seat 0 orders up and goes alone: seat 2 sits out, so its hand is never seen by anyone."""
+    from games.engine.records import public_record
+    from games.engine.views import EVERYONE, view_for
+
+    state = run(start(), ["order", "discard:7D", "alone", "pass", "pass"])
+    while not state.is_over:
+        state = state.apply(state.legal_cards()[0])
+    record = public_record(view_for(state, EVERYONE))
+    assert record["hands"][2] == []
+    assert [len(hand) for i, hand in enumerate(record["hands"]) if i != 2] == [5, 5, 5]
+    assert replay(record)["result"] == EUCHRE.replay_outcome(None, state)["result"]
+
+
+def test_a_record_whose_hidden_hand_would_have_to_play_is_refused():
+    hands = [HANDS[0], HANDS[1], [], HANDS[3]]
+    state = run(start(hands), ["order", "discard:7D"])
+    with pytest.raises(IllegalPlay) as refused:
+        state.apply("pass")  # seat 0 plays with its partner: seat 2 would have to show its cards
+    assert refused.value.rule == "hidden_hand"
+    with pytest.raises(InvalidDeal):
+        start([HANDS[0], [], [], []])
+
+
 def _log(state) -> list[str]:
     from django.utils import translation
 

@@ -98,7 +98,7 @@ async def test_when_the_channel_layer_fails_the_socket_closes_and_leaves_nothing
 async def failure_of(socket: WebsocketCommunicator) -> BaseException:
     try:
         while True:
-            await socket.receive_output(timeout=5)
+            await socket.receive_output(timeout=30)
     except Exception as error:
         return error
 
@@ -109,7 +109,7 @@ async def test_too_many_sockets_of_one_player_are_refused_with_a_message(players
     allowed = [await connect(session.pk, players[0]) for _ in range(2)]
     extra = await connect(session.pk, players[0])
     assert "too many live connections" in await next_message(extra)
-    assert (await extra.receive_output(timeout=1))["code"] == 4429
+    assert (await extra.receive_output(timeout=30))["code"] == 4429
     assert await rows() == 2
     other = await connect(session.pk, players[1])  # other players are not affected
     await frames_until(other, session.seq)
@@ -223,6 +223,69 @@ async def test_a_lost_broadcast_is_made_good_by_the_resync(players, monkeypatch)
     await database_sync_to_async(services.card_play)(
         session_id=session.pk, user=user, card=state.legal_cards()[0], seen_seq=session.seq
     )
-    frames = await frames_until(watcher, session.seq + 1, timeout=3)
+    frames = await frames_until(watcher, session.seq + 1)
     assert frame_seq(frames[-1]) == session.seq + 1
     await watcher.disconnect()
+
+
+async def test_a_page_reconnecting_in_a_loop_is_refused_for_the_rest_of_the_minute(players, settings):
+    settings.FEMKORT_SOCKET_OPENS_PER_MINUTE = 3
+    session = await start_table(players)
+    for _ in range(3):
+        socket = await connect(session.pk, players[0])
+        await frames_until(socket, session.seq)
+        await socket.disconnect()
+    refused = await connect(session.pk, players[0])
+    assert "reconnected too often" in await next_message(refused)
+    assert (await refused.receive_output(timeout=30))["code"] == 4429
+    assert await rows() == 0
+    other = await connect(session.pk, players[1])  # the others are not affected
+    await frames_until(other, session.seq)
+    await other.disconnect()
+    watchers = [await connect(session.pk) for _ in range(3)]  # visitors count by address
+    for watcher in watchers:
+        await watcher.disconnect()
+    assert "reconnected too often" in await next_message(await connect(session.pk))
+
+
+def _open_at_once(consumers: list[TableConsumer], ip: str) -> list[str]:
+    import threading
+
+    from django import db
+
+    start = threading.Barrier(len(consumers))
+    verdicts = []
+
+    def open_one(consumer: TableConsumer) -> None:
+        try:
+            start.wait()
+            verdicts.append(consumer._open(ip))
+        finally:
+            db.connections.close_all()
+
+    threads = [threading.Thread(target=open_one, args=(consumer,)) for consumer in consumers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return verdicts
+
+
+@pytest.mark.parametrize("signed_in", [True, False])
+async def test_sockets_opened_at_the_same_moment_are_counted_one_by_one(players, settings, signed_in):
+    from django.contrib.auth.models import AnonymousUser
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite runs one writing transaction at a time: there is no race to lose")
+    settings.FEMKORT_SOCKETS_PER_USER = settings.FEMKORT_ANONYMOUS_SOCKETS_PER_TABLE = 4
+    session = await start_table(players)
+    consumers = []
+    for n in range(12):
+        consumer = TableConsumer()
+        consumer.session_id, consumer.channel_name = session.pk, f"race-{n}"
+        consumer.user = players[0] if signed_in else AnonymousUser()
+        consumers.append(consumer)
+    verdicts = await database_sync_to_async(_open_at_once, thread_sensitive=False)(consumers, "192.0.2.1")
+    assert sorted(verdicts) == ["ok"] * 4 + ["too_many"] * 8
+    assert await rows() == 4

@@ -106,9 +106,7 @@ class TestBehindAProxy:
 
     @pytest.fixture(autouse=True)
     def one_proxy(self, settings):
-        settings.AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
-        settings.AXES_IPWARE_PROXY_COUNT = 0
-        settings.IPWARE_STRICT = False
+        settings.PROXY_COUNT = 1
 
     def test_clients_behind_the_proxy_are_told_apart(self, client, make_user):
         make_user("anna")

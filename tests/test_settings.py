@@ -179,12 +179,11 @@ async def test_redis_channel_layer_round_trip():
 
 @pytest.mark.parametrize(
     ("count", "expected"),
-    [("", "('REMOTE_ADDR',) None"), ("1", "('HTTP_X_FORWARDED_FOR', 'REMOTE_ADDR') 0")],
+    [("", "0 None"), ("1", "1 ('HTTP_X_FORWARDED_PROTO', 'https')")],
 )
-def test_client_address_for_login_throttling_trusts_only_the_configured_proxies(count, expected):
-    show = (
-        "from django.conf import settings as s; "
-        "print(s.AXES_IPWARE_META_PRECEDENCE_ORDER, getattr(s, 'AXES_IPWARE_PROXY_COUNT', None))"
-    )
-    done = manage("shell", "-c", show, **({"DJANGO_PROXY_COUNT": count} if count else {}))
+def test_proxy_headers_are_trusted_only_when_a_proxy_is_configured(count, expected):
+    show = "from django.conf import settings as s; print(s.PROXY_COUNT, getattr(s, 'SECURE_PROXY_SSL_HEADER', None))"
+    env = {"DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "x" * 50, "DJANGO_ALLOWED_HOSTS": "example.org"}
+    env |= {"DJANGO_EMAIL_BACKEND": "django.core.mail.backends.dummy.EmailBackend"}
+    done = manage("shell", "-c", show, **env, **({"DJANGO_PROXY_COUNT": count} if count else {}))
     assert done.stdout.split("\n")[-2] == expected

@@ -21,7 +21,7 @@ from django.utils.translation import ngettext
 from games import services
 from games.models import Deal, GameSession, Play
 from games.records import deal_state
-from tests.live_helpers import connect, drain
+from tests.live_helpers import connect, frames_until
 from tests.site_helpers import play_session, started_table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -271,7 +271,7 @@ def test_each_socket_gets_the_table_in_its_own_players_language(players):
 
     async def first_frames():
         anna, bjorn = await connect(session.pk, players[0]), await connect(session.pk, players[1])
-        frames = [" ".join(await drain(anna)), " ".join(await drain(bjorn))]
+        frames = [" ".join(await frames_until(anna, session.seq)), " ".join(await frames_until(bjorn, session.seq))]
         await anna.disconnect()
         await bjorn.disconnect()
         return frames

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import io
 import threading
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from django import db
 from django.core.management import call_command
-from django.utils import timezone
 
 from games import services
 from games.models import Connection, GameSession, Play, Seat, ServerBeat, Standing
@@ -19,22 +18,6 @@ from games.selectors import computer_view, lobby_tables, overdue_tables, table_s
 from tests.servers import shared_services_or_skip
 
 pytestmark = pytest.mark.django_db
-
-
-class Clock:
-    """``timezone.now`` under the test's control."""
-
-    def __init__(self, monkeypatch):
-        self.now = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
-        monkeypatch.setattr(timezone, "now", lambda: self.now)
-
-    def advance(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    return Clock(monkeypatch)
 
 
 @pytest.fixture(autouse=True)
@@ -280,7 +263,7 @@ def test_when_every_person_has_gone_the_session_is_abandoned_after_the_grace_per
     assert session.status == GameSession.Status.ABANDONED
     assert not Play.objects.filter(deal__session=session).exists()
     assert not Standing.objects.exists()  # no ratings change
-    assert session not in lobby_tables()["playing"]
+    assert session not in lobby_tables()["playing"].sessions
 
 
 def test_taking_a_seat_back_keeps_the_session_going(players, clock, settings):

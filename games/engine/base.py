@@ -153,7 +153,7 @@ class DealState:
 
     @property
     def tricks_per_deal(self) -> int:
-        return len(self.dealt[self.seats[0]])
+        return max(len(hand) for hand in self.dealt)
 
     @property
     def is_over(self) -> bool:
@@ -485,12 +485,15 @@ class TrickGame:
         options: Any,
         trump: str | None = None,
         upcard: str | None = None,
+        seats: Sequence[int] | None = None,
     ) -> DealState:
-        """The state before the first lead, from hands as dealt (an empty hand sits the deal out)."""
+        """The state before the first lead, from hands as dealt: an empty hand sits the deal out,
+        unless ``seats`` says it takes part with a hand nobody saw (a record of a seat that left
+        the deal before its cards could be seen)."""
         if upcard is not None:
             raise InvalidDeal(f"{self.name} turns up no card")
         players = len(dealt)
-        seats = tuple(seat for seat, hand in enumerate(dealt) if hand)
+        seats = tuple(seats) if seats is not None else tuple(seat for seat, hand in enumerate(dealt) if hand)
         if len(seats) < 2 or players > self.max_players:
             raise InvalidDeal(f"{self.name} needs 2 to {self.max_players} hands, got {len(seats)}")
         if not 0 <= dealer < players or dealer not in seats:

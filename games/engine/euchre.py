@@ -172,7 +172,7 @@ class Euchre(AuctionGame):
     ) -> DealState:
         if trump is not None:
             raise InvalidDeal("in euchre trump is made after the deal")
-        if len(dealt) != 4 or not all(dealt):
+        if len(dealt) != 4 or sum(not hand for hand in dealt) > 2:
             raise InvalidDeal("euchre deals five cards to each of four seats")
         if upcard is None:
             raise InvalidDeal("a euchre deal needs its upcard")
@@ -181,7 +181,8 @@ class Euchre(AuctionGame):
             raise InvalidDeal(f"{upcard} is not in the euchre deck")
         if any(upcard in hand for hand in dealt):
             raise InvalidDeal(f"the upcard {upcard} is also in a hand")
-        state = super().start(dealt=dealt, dealer=dealer, options=options)
+        # An empty hand is one nobody saw: a record shows no hand of a seat that sat the deal out.
+        state = super().start(dealt=dealt, dealer=dealer, options=options, seats=range(4))
         return replace(state, trick=None, upcard=upcard)
 
     # -- making trump ------------------------------------------------------------
@@ -286,6 +287,15 @@ class Euchre(AuctionGame):
                 legal=[],
             )
         seats = tuple(seat for seat in range(4) if seat not in out)
+        unseen = [seat for seat in seats if not state.dealt[seat]]
+        if unseen:
+            raise IllegalPlay(
+                "hidden_hand",
+                f"seat {unseen[0]} plays this deal, so the record must show its hand",
+                seat=unseen[0],
+                card=action,
+                legal=[],
+            )
         first = (state.dealer + 1) % 4 if not making.alone else (making.maker + 1) % 4
         while first in out:
             first = (first + 1) % 4

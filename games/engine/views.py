@@ -91,7 +91,9 @@ def view_for(state: DealState, seat: Viewer, scores: tuple[int, ...] = ()) -> Se
             raise HiddenCards("every hand is shown only once the deal is over")
         # A discard is shown only where the cards played give it away (the dealer played all five).
         calls = state.calls if state.dealer in state.seats else _hide_discard(state.calls)
-        return replace(view_for(state, None, scores), seat=None, dealt=state.dealt, calls=calls)
+        # A seat that sat the deal out (a lone player's partner) never showed its hand: nobody sees it.
+        dealt = tuple(hand if seat in state.seats else () for seat, hand in enumerate(state.dealt))
+        return replace(view_for(state, None, scores), seat=None, dealt=dealt, calls=calls)
     mine = seat is not None and 0 <= seat < state.players and bool(state.dealt[seat])  # sitting out: still yours
     return SeatView(
         game=state.game,

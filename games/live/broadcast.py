@@ -23,6 +23,28 @@ def table_group(session_id: int) -> str:
     return f"table-{session_id}"
 
 
+def player_group(user_id: int) -> str:
+    return f"player-{user_id}"
+
+
+def login_changed(user_id: int, session_key: str | None = None) -> None:
+    """Once the transaction commits, have ``user_id``'s open sockets check their login again
+    (only those of ``session_key`` when one browser session logged out): a socket whose login no
+    longer holds closes."""
+
+    def tell() -> None:
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        message = {"type": "player.login_changed", "player": user_id, "session_key": session_key}
+        try:
+            async_to_sync(layer.group_send)(player_group(user_id), message)
+        except Exception as error:  # every socket re-checks the login at its next action anyway
+            log.warning("could not tell player %s's sockets about a login change: %r", user_id, error)
+
+    transaction.on_commit(tell)
+
+
 def announce(session_id: int, seq: int) -> None:
     """Once the transaction commits, broadcast "table ``session_id`` is now at ``seq``"."""
     transaction.on_commit(lambda: send_sync(session_id, {"type": "table.changed", "session": session_id, "seq": seq}))

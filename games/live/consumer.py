@@ -26,17 +26,21 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from femkort_site.proxies import scope_client_address
 from games import services
 from games.chat_html import chat_html, chat_line_html
 from games.engine.base import looks_like_action
-from games.models import PRESENCE_TIMEOUT, ChatMute, Connection, GameSession, Seat
+from games.models import PRESENCE_TIMEOUT, ChatMute, Connection, GameSession, Seat, SocketOpening
 from games.selectors import table_view
+from games.services.locks import named_lock
 from games.table_html import message_html, presence_html, table_html
 
 from . import drivers, snapshots, sockets
+from .logins import SIGNED_OUT, login_holds
 from .threads import db
 
 log = logging.getLogger(__name__)
@@ -47,6 +51,8 @@ MAX_FRAME = 2048  # a move is under 200 characters; anything much longer is not 
 
 class TableConsumer(AsyncWebsocketConsumer):
     session_id: int
+    user_id: int | None = None
+    session_key: str | None = None
     joined = False
     left = False
     sent_seq = -1
@@ -78,14 +84,16 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
         self.user = self.scope["user"]
-        client = self.scope.get("client") or [None]
-        verdict = await db(self._open)(client[0])
+        if self.user.is_authenticated:
+            self.user_id = self.user.pk
+            self.session_key = self.scope["session"].session_key
+        verdict = await db(self._open)(scope_client_address(self.scope))
         if verdict == "missing":
             await self.close(code=NOT_FOUND)
             return
-        if verdict == "too_many":
+        if verdict in ("too_many", "too_often"):
             await self.accept()
-            await self.send(text_data=message_html(_too_many()))
+            await self.send(text_data=message_html(_too_many() if verdict == "too_many" else _too_often()))
             await self.close(code=TOO_MANY)
             return
         self.joined = True
@@ -117,6 +125,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send_view(0, force=True, message=message)
 
     async def _receive(self, text_data: str | None) -> None:
+        if self.user_id is not None and not await db(login_holds)(self.session_key, self.user_id):
+            await self._signed_out()
+            return
         if text_data is None or len(text_data) > MAX_FRAME:
             await self._refuse(_("That message was not understood; nothing changed."))
             return
@@ -159,6 +170,22 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._refuse(refused.message)
             return
         await self.send(text_data=message_html(""))  # clears an earlier refusal; the line itself comes by broadcast
+
+    async def player_login_changed(self, event: dict) -> None:
+        """This socket's player logged out somewhere, changed the password or lost the account."""
+        key = event.get("session_key")
+        if key is not None and key != self.session_key:
+            return  # another browser's session logged out: this one's login still holds
+        if key is not None or not await db(login_holds)(self.session_key, self.user_id):
+            await self._signed_out()
+
+    async def _signed_out(self) -> None:
+        """Say so, and close: the page reconnects as whoever its cookies now say (a spectator)."""
+        await self.send(
+            text_data=message_html(_("You are no longer logged in; nothing changed. Log in again to play."))
+        )
+        await self.close(code=SIGNED_OUT)
+        raise StopConsumer
 
     async def table_chat(self, event: dict) -> None:
         """A new chat line: shown unless this socket's user muted its author."""
@@ -230,24 +257,40 @@ class TableConsumer(AsyncWebsocketConsumer):
             Seat.objects.filter(session_id=self.session_id, user=self.user).update(seen=timezone.now())
 
     def _open(self, ip: str | None) -> str:
-        """Check the table exists and the limits allow another socket; record the connection."""
+        """Check the table exists and the limits allow another socket now; record the connection.
+
+        Counted and recorded under one lock per player (or address), so sockets opened at the
+        same moment are counted one by one.
+        """
         seq = GameSession.objects.filter(pk=self.session_id).values_list("seq", flat=True).first()
         if seq is None:
             return "missing"
         self.opened_at_seq = seq  # this process's snapshot may be older: changes made while nobody here watched
-        alive = Connection.objects.filter(seen__gte=timezone.now() - timedelta(seconds=PRESENCE_TIMEOUT))
         user = self.user if self.user.is_authenticated else None
-        if user is not None:
-            if alive.filter(user=user).count() >= settings.FEMKORT_SOCKETS_PER_USER:
-                return "too_many"
-        else:
-            from_ip = alive.filter(user=None, ip=ip)
+        key = f"user:{user.pk}" if user is not None else f"ip:{ip}"
+        now = timezone.now()
+        with transaction.atomic():
+            named_lock(f"sockets {key}")
+            window = now - timedelta(seconds=60)
             if (
-                from_ip.count() >= settings.FEMKORT_ANONYMOUS_SOCKETS_PER_IP
-                or from_ip.filter(session_id=self.session_id).count() >= settings.FEMKORT_ANONYMOUS_SOCKETS_PER_TABLE
+                SocketOpening.objects.filter(key=key, opened__gte=window).count()
+                >= settings.FEMKORT_SOCKET_OPENS_PER_MINUTE
             ):
-                return "too_many"
-        Connection.objects.create(session_id=self.session_id, user=user, ip=ip, channel_name=self.channel_name)
+                return "too_often"
+            alive = Connection.objects.filter(seen__gte=now - timedelta(seconds=PRESENCE_TIMEOUT))
+            if user is not None:
+                if alive.filter(user=user).count() >= settings.FEMKORT_SOCKETS_PER_USER:
+                    return "too_many"
+            else:
+                from_ip = alive.filter(user=None, ip=ip)
+                if (
+                    from_ip.count() >= settings.FEMKORT_ANONYMOUS_SOCKETS_PER_IP
+                    or from_ip.filter(session_id=self.session_id).count()
+                    >= settings.FEMKORT_ANONYMOUS_SOCKETS_PER_TABLE
+                ):
+                    return "too_many"
+            SocketOpening.objects.create(key=key, opened=now)
+            Connection.objects.create(session_id=self.session_id, user=user, ip=ip, channel_name=self.channel_name)
         return "ok"
 
 
@@ -276,6 +319,10 @@ async def _send_or_stop(send, message: dict) -> None:
 
 def _too_many() -> str:
     return _("You have too many live connections open; close some tabs. This page still updates every few seconds.")
+
+
+def _too_often() -> str:
+    return _("This page reconnected too often in the last minute. It still updates every few seconds meanwhile.")
 
 
 def _whole_number(value: object) -> int | None:

@@ -34,6 +34,7 @@ from .threads import db
 log = logging.getLogger(__name__)
 OVERDUE_GRACE = timedelta(seconds=2)
 BEAT_SECONDS = 5
+EXPIRE_SECONDS = 60
 _turns: dict[int, tuple[int, asyncio.Task]] = {}
 _sweeper: asyncio.Task | None = None
 _workers: ProcessPoolExecutor | None = None
@@ -91,7 +92,7 @@ async def _turn(session_id: int, seq: int, delay: float) -> None:
 
 
 async def _sweep(every: float) -> None:
-    beat = 0.0
+    beat = expired = 0.0
     while True:
         try:
             if time.monotonic() - beat >= BEAT_SECONDS:
@@ -99,6 +100,12 @@ async def _sweep(every: float) -> None:
                 beat = time.monotonic()
         except Exception as error:
             log.warning("server beat failed: %r", error)
+        try:
+            if time.monotonic() - expired >= EXPIRE_SECONDS:
+                await db(services.tables_expire)()
+                expired = time.monotonic()
+        except Exception as error:
+            log.warning("closing idle waiting tables failed: %r", error)
         await asyncio.sleep(every)
         try:
             for session_id, seq, due in await db(overdue_tables)(timezone.now() - OVERDUE_GRACE):

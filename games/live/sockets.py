@@ -26,10 +26,10 @@ from typing import Protocol
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
-from games.models import PRESENCE_BEAT, PRESENCE_TIMEOUT, Connection, GameSession
+from games.models import PRESENCE_BEAT, PRESENCE_TIMEOUT, Connection, GameSession, SocketOpening
 
 from . import snapshots
-from .broadcast import send, table_group
+from .broadcast import player_group, send, table_group
 from .threads import db
 
 log = logging.getLogger(__name__)
@@ -40,13 +40,16 @@ RENEW_SECONDS = 3600
 
 class TableSocket(Protocol):
     session_id: int
+    user_id: int | None  # the signed-in player, if any
     channel_name: str
     sent_seq: int
     nudges: asyncio.Queue
 
 
 _sockets: dict[int, set[TableSocket]] = {}
+_players: dict[int, set[TableSocket]] = {}  # by user: told when their login no longer holds
 _subscribed: set[int] = set()
+_subscribed_players: set[int] = set()
 _channel: str | None = None
 _pump: asyncio.Task | None = None
 _keeper: asyncio.Task | None = None
@@ -60,30 +63,44 @@ async def join(socket: TableSocket) -> None:
     loop = asyncio.get_running_loop()
     if _keeper is None or _keeper.done() or _keeper.get_loop() is not loop:
         _keeper = loop.create_task(_keep())
+    if socket.user_id is not None:
+        _players.setdefault(socket.user_id, set()).add(socket)
     try:
         channel = await _listening()
         if socket.session_id not in _subscribed:
             await get_channel_layer().group_add(table_group(socket.session_id), channel)
             _subscribed.add(socket.session_id)
+        if socket.user_id is not None and socket.user_id not in _subscribed_players:
+            await get_channel_layer().group_add(player_group(socket.user_id), channel)
+            _subscribed_players.add(socket.user_id)
     except Exception:
         await leave(socket)
         raise
 
 
 async def leave(socket: TableSocket) -> None:
-    at_table = _sockets.get(socket.session_id)
-    if at_table is None:
+    if socket.user_id is not None:
+        await _forget(_players, _subscribed_players, socket.user_id, socket, player_group)
+    await _forget(_sockets, _subscribed, socket.session_id, socket, table_group)
+
+
+async def _forget(
+    sockets: dict[int, set[TableSocket]], subscribed: set[int], key: int, socket: TableSocket, group
+) -> None:
+    """Drop ``socket`` from its table's (or player's) set; the last one out stops the listening."""
+    members = sockets.get(key)
+    if members is None:
         return
-    at_table.discard(socket)
-    if at_table:
+    members.discard(socket)
+    if members:
         return
-    del _sockets[socket.session_id]
-    if socket.session_id in _subscribed and _channel is not None:
-        _subscribed.discard(socket.session_id)
+    del sockets[key]
+    if key in subscribed and _channel is not None:
+        subscribed.discard(key)
         try:
-            await get_channel_layer().group_discard(table_group(socket.session_id), _channel)
+            await get_channel_layer().group_discard(group(key), _channel)
         except Exception as error:  # Redis is away; the membership expires on its own
-            log.warning("table %s: could not stop listening: %r", socket.session_id, error)
+            log.warning("%s: could not stop listening: %r", group(key), error)
 
 
 async def _listening() -> str:
@@ -93,6 +110,7 @@ async def _listening() -> str:
     if _pump is None or _pump.done() or _pump.get_loop() is not loop:
         _channel = await get_channel_layer().new_channel("tables.")
         _subscribed.clear()
+        _subscribed_players.clear()
         _pump = loop.create_task(_hand_out(_channel))
     return _channel
 
@@ -102,13 +120,19 @@ async def _hand_out(channel: str) -> None:
     try:
         while True:
             message = await layer.receive(channel)
-            for socket in list(_sockets.get(message.get("session"), ())):
+            to = (
+                _players.get(message.get("player"), ())
+                if "player" in message
+                else _sockets.get(message.get("session"), ())
+            )
+            for socket in list(to):
                 socket.nudges.put_nowait(message)
     except asyncio.CancelledError:
         raise
     except Exception as error:  # Redis went away: every socket closes, pages poll and reconnect
         log.warning("table broadcasts stopped: %r", error)
         _subscribed.clear()
+        _subscribed_players.clear()
         for at_table in list(_sockets.values()):
             for socket in list(at_table):
                 socket.nudges.put_nowait({"type": "layer.lost"})
@@ -143,6 +167,8 @@ async def _keep() -> None:
             if beats % (RENEW_SECONDS // RESYNC_SECONDS) == 0 and _channel is not None:
                 for session_id in list(_subscribed):  # group memberships expire after a day
                     await get_channel_layer().group_add(table_group(session_id), _channel)
+                for user_id in list(_subscribed_players):
+                    await get_channel_layer().group_add(player_group(user_id), _channel)
             beat = beats % (PRESENCE_BEAT // RESYNC_SECONDS) == 0
             channels = [s.channel_name for t in tables for s in _sockets.get(t, ())] if beat else []
             for session_id, seq in await db(_check)(tables, channels):
@@ -159,4 +185,5 @@ def _check(tables: Iterable[int], channel_names: list[str]) -> list[tuple[int, i
         now = timezone.now()
         Connection.objects.filter(channel_name__in=channel_names).update(seen=now)
         Connection.objects.filter(seen__lt=now - timedelta(seconds=10 * PRESENCE_TIMEOUT)).delete()
+        SocketOpening.objects.filter(opened__lt=now - timedelta(seconds=60)).delete()
     return list(GameSession.objects.filter(pk__in=list(tables)).values_list("pk", "seq"))

@@ -13,8 +13,8 @@ from .tables import (
     session_abandon,
     session_rematch,
     session_start,
-    session_touch,
     table_create,
+    tables_expire,
 )
 from .turns import clocks_keep, seat_reclaim, seat_seen, session_leave, turn_check, turn_restore
 
@@ -42,9 +42,9 @@ __all__ = [
     "session_leave",
     "session_rematch",
     "session_start",
-    "session_touch",
     "standings_rebuild",
     "table_create",
+    "tables_expire",
     "turn_check",
     "turn_restore",
 ]

@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.text import drop_invisible, is_blank
 from games.live.broadcast import send_sync
 from games.models import ChatMessage, ChatMute, GameSession
 
@@ -88,14 +89,13 @@ def chat_mute(*, user: User, other_id: int, mute: bool) -> None:
         ChatMute.objects.filter(user=user, muted_id=other_id).delete()
 
 
-BIDI_CONTROLS = {chr(code) for code in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]}
-
-
 def _clean(text: str) -> str:
-    """One line of text: control characters (newlines included) become spaces, and the bidi
-    controls that could make a line read as someone else's are dropped (emoji joiners stay)."""
+    """One line of text: control characters (newlines included) become spaces; invisible ones (format
+    characters such as bidi controls and zero-width spaces, lone surrogates, private-use and unassigned
+    code points) are dropped, emoji joiners kept (``accounts.text``); a line with nothing to see is empty."""
     text = "".join(" " if unicodedata.category(char) == "Cc" else char for char in str(text))
-    return " ".join("".join(char for char in text if char not in BIDI_CONTROLS).split())
+    text = " ".join(drop_invisible(text).split())
+    return "" if is_blank(text) else text
 
 
 def _tell_message(message: ChatMessage, author: User) -> None:

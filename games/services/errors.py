@@ -44,7 +44,7 @@ class IllegalCard(TableError):
         self.legal = error.legal
 
 
-AUCTION_RULES = {"not_now", "unknown_action", "option_off", "bid_out_of_order", "hidden_discard"}
+AUCTION_RULES = {"not_now", "unknown_action", "option_off", "bid_out_of_order", "hidden_discard", "hidden_hand"}
 
 
 def _illegal_message(error: IllegalPlay) -> str:

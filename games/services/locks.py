@@ -1,3 +1,4 @@
+from django.db import connection
 from django.utils.translation import gettext as _
 
 from games.models import GameSession
@@ -11,3 +12,14 @@ def locked_session(session_id: int) -> GameSession:
     if session is None:
         raise TableError(_("No such table."), code="not_found")
     return session
+
+
+def named_lock(name: str) -> None:
+    """Hold ``name`` until the transaction ends, for a count-then-insert with no row to lock.
+
+    PostgreSQL: an advisory lock. SQLite runs one writing transaction at a time anyway (the
+    site's transactions begin IMMEDIATE), so there is nothing more to take.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [name])

@@ -19,6 +19,7 @@ from games.engine import GAMES, InvalidDeal, get_game
 from games.live.broadcast import announce
 from games.models import TURN_CLOCKS, GameSession, Seat
 from games.records import players_needed, seat_limits, store_match
+from games.selectors import idle_waiting, waiting_cutoff
 
 from .errors import NotSeated, TableError
 from .locks import locked_session
@@ -49,8 +50,14 @@ def table_create(
         parsed = rules.parse_options(options or {})
     except InvalidDeal as error:
         raise TableError(str(error)) from None
+    _room_for_another(host)
     session = GameSession.objects.create(
-        game=game, options=asdict(parsed), seat_count=seats, host=host, turn_seconds=turn_seconds
+        game=game,
+        options=asdict(parsed),
+        seat_count=seats,
+        host=host,
+        turn_seconds=turn_seconds,
+        active=timezone.now(),
     )
     Seat.objects.bulk_create(Seat(session=session, position=i, user=host if i == 0 else None) for i in range(seats))
     return session
@@ -168,14 +175,41 @@ def session_abandon(*, session_id: int, user: User | None = None) -> GameSession
     return _changed(session)
 
 
+def _room_for_another(host: User) -> None:
+    """One host keeps at most ``FEMKORT_WAITING_TABLES_PER_HOST`` tables waiting, so nobody can
+    fill the lobby; the host's row is locked, so tables opened at once are counted one by one."""
+    User.objects.select_for_update().filter(pk=host.pk).first()
+    limit = settings.FEMKORT_WAITING_TABLES_PER_HOST
+    open_tables = GameSession.objects.filter(host=host, status=GameSession.Status.WAITING).exclude(
+        pk__in=idle_waiting(waiting_cutoff()).values("pk")
+    )
+    if open_tables.count() >= limit:
+        message = ngettext(
+            "You already have %(count)d table waiting for players: start it or close it first.",
+            "You already have %(count)d tables waiting for players: start or close one of them first.",
+            limit,
+        )
+        raise TableError(message % {"count": limit}, code="too_many_tables")
+
+
 @transaction.atomic
-def session_touch(*, session_id: int) -> GameSession:
-    """An admin edited the session or its seats: a change like any other, so every view refreshes."""
-    return _changed(locked_session(session_id))
+def tables_expire() -> list[int]:
+    """Close the waiting tables left idle for ``FEMKORT_WAITING_EXPIRE_SECONDS`` (no change, none
+    of their people around); called by every process's sweep. Returns the tables closed."""
+    idle = list(idle_waiting(waiting_cutoff()).select_for_update(skip_locked=True).values_list("pk", flat=True))
+    closed = []
+    for session in GameSession.objects.filter(pk__in=idle, status=GameSession.Status.WAITING):
+        session.status = GameSession.Status.ABANDONED
+        session.finished = timezone.now()
+        _changed(session)
+        closed.append(session.pk)
+    return closed
 
 
 def _waiting(session_id: int) -> GameSession:
     session = locked_session(session_id)
+    if session.status == GameSession.Status.ABANDONED and session.started is None:
+        raise TableError(_("This table was closed."), code="not_waiting")
     if session.status != GameSession.Status.WAITING:
         raise TableError(_("This table has already started."), code="not_waiting")
     return session
@@ -212,12 +246,14 @@ def session_rematch(*, session_id: int, user: User) -> GameSession:
     _host_only(session, user)
     if session.rematch_id is not None:
         return session.rematch
+    _room_for_another(user)
     again = GameSession.objects.create(
         game=session.game,
         options=session.options,
         seat_count=session.seat_count,
         host=user,
         turn_seconds=session.turn_seconds,
+        active=timezone.now(),
     )
     Seat.objects.bulk_create(
         Seat(
@@ -261,6 +297,7 @@ def _tell(previous: GameSession | None) -> None:
 
 def _changed(session: GameSession) -> GameSession:
     session.seq += 1
+    session.active = timezone.now()
     session.save()
     announce(session.pk, session.seq)
     return session
