@@ -251,9 +251,13 @@
     var box = document.getElementById("chat-text");
     var said = line.querySelector(".said");
     if (line.hasAttribute("data-mine")) {
-      if (box && said && words(box.value) === words(said.textContent)) box.form.reset();
-      var note = document.querySelector("#chat .chat-note");
-      if (note) note.textContent = "";
+      // The line in the box came back: it was taken. (An earlier line of yours may come back
+      // after a later one was refused: the refused one and its reason stay.)
+      if (box && said && words(box.value) === words(said.textContent)) {
+        box.form.reset();
+        var note = document.querySelector("#chat .chat-note");
+        if (note) note.textContent = "";
+      }
     } else {
       countUnread(1);
     }
