@@ -63,8 +63,13 @@ def chat_box(session: GameSession, user: User | None) -> ChatBox:
     )
 
 
-def chat_html(session: GameSession, user: User | None, *, request=None, oob: bool = False) -> str:
-    return render_to_string("games/_chat.html", {"chat": chat_box(session, user), "oob": oob}, request)
+def chat_html(
+    session: GameSession, user: User | None, *, request=None, oob: bool = False, draft: str = "", note: str = ""
+) -> str:
+    """The chat box; ``draft`` stays in the writing box (a line that was refused), ``note`` is said
+    beside it (why it was refused, or what a mute does)."""
+    context = {"chat": chat_box(session, user), "oob": oob, "draft": draft, "note": note}
+    return render_to_string("games/_chat.html", context, request)
 
 
 def chat_news_html(session: GameSession, user: User | None, seen: str | None) -> str:

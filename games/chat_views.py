@@ -10,9 +10,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
-from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+
+from accounts.models import User
 
 from . import services
 from .chat_html import chat_html
@@ -32,24 +33,27 @@ class MuteForm(forms.Form):
     mute = forms.TypedChoiceField(choices=[("0", "no"), ("1", "yes")], coerce=lambda value: value == "1")
 
 
-def _chat_act(request: HttpRequest, session_id: int, form: forms.Form, action: Callable[[dict], object]):
-    """Run a chat change; answer with this viewer's chat box (htmx) or go back to the table."""
+def _chat_act(request: HttpRequest, session_id: int, form: forms.Form, action: Callable[[dict], str | None]):
+    """Run a chat change; answer with this viewer's chat box (htmx) or go back to the table.
+
+    What went wrong, or what the change means (``action``'s answer), is said beside the box; a
+    refused line stays in the writing box, to send again."""
     session = get_object_or_404(GameSession, pk=session_id)
-    error = _("That request was not understood; nothing changed.")
+    error, note = _("That request was not understood; nothing changed."), ""
     if form.is_valid():
         try:
-            action(form.cleaned_data)
+            note = action(form.cleaned_data) or ""
             error = ""
         except services.TableError as refused:
             error = refused.message
     if request.htmx:
         session.refresh_from_db()
-        box = chat_html(session, request.user, request=request)
-        if error:
-            box += render_to_string("games/_message.html", {"message": error, "oob": True})
-        return HttpResponse(box)  # htmx swaps only successful answers; the message says what went wrong
+        draft = request.POST.get("text", "") if error else ""
+        return HttpResponse(chat_html(session, request.user, request=request, draft=draft, note=error or note))
     if error:
         messages.error(request, error)
+    elif note:
+        messages.info(request, note)
     return redirect("table", session_id=session_id)
 
 
@@ -78,9 +82,13 @@ def chat_switch(request: HttpRequest, session_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def chat_mute(request: HttpRequest, session_id: int) -> HttpResponse:
-    return _chat_act(
-        request,
-        session_id,
-        MuteForm(request.POST),
-        lambda data: services.chat_mute(user=request.user, other_id=data["user"], mute=data["mute"]),
-    )
+    def mute(data: dict) -> str:
+        services.chat_mute(user=request.user, other_id=data["user"], mute=data["mute"])
+        other = User.objects.filter(pk=data["user"]).first()
+        if not data["mute"] or other is None:
+            return ""
+        return _("Muted for you at every table: you will not see %(name)s's messages anywhere until you unmute.") % {
+            "name": other.name
+        }
+
+    return _chat_act(request, session_id, MuteForm(request.POST), mute)

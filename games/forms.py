@@ -31,7 +31,15 @@ class TableForm(forms.Form):
         self.rules = rules
         self.fields["game"].initial = rules.name
         low, high = seat_limits(rules)
-        seats = forms.IntegerField(label=_("Seats"), min_value=low, max_value=high, initial=min(max(4, low), high))
+        # A game for one number of players only (Euchre: four) has nothing to choose: the page says how many.
+        self.fixed_seats = low if low == high else None
+        seats = forms.IntegerField(
+            label=_("Seats"),
+            min_value=low,
+            max_value=high,
+            initial=min(max(4, low), high),
+            widget=forms.HiddenInput if self.fixed_seats else None,
+        )
         fields = {"game": self.fields.pop("game"), "seats": seats}
         fields |= {option.name: _field(option) for option in rules.options_schema}
         fields["turn_seconds"] = self.fields.pop("turn_seconds")

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 
+from .cardnames import suit_name
 from .engine import get_game
 from .engine.base import Match, winning_card
 from .engine.records import public_record
@@ -116,6 +117,8 @@ class Replay:
     trick_starts: list[int]
     result: str = ""
     bidding: list[str] = field(default_factory=list)  # the bids and calls up to this step, in words
+    trump: str = ""  # the trump suit's name once it is known at this step
+    upcard: CardView | None = None  # the card turned up beside the hands (Euchre), all deal long
 
 
 def replay_at(deal: Deal, step: int) -> Replay:
@@ -173,9 +176,10 @@ def replay_at(deal: Deal, step: int) -> Replay:
         trick_starts=list(range(first_card, len(actions), len(seen.seats))),
         result=say(rules.deal_result(whole), names, number=deal.number),
         bidding=[
-            say(rules.call_said(call), names, name=names[seat])
-            for call, seat in zip(state.calls, state.callers, strict=True)
+            say(rules.call_said(state, index), names, name=names[seat]) for index, seat in enumerate(state.callers)
         ],
+        trump=suit_name(state.trump) if state.trump else "",
+        upcard=card_view(state.upcard) if state.upcard else None,
     )
 
 

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 
 from .cardnames import card_face, card_label, card_short, suit_name
-from .engine import GAMES, TrickGame
+from .engine import GAMES, IllegalPlay, TrickGame
 from .engine.base import (
     ACTION_WORDS,
     REDEAL_YES,
@@ -62,11 +62,18 @@ def game_list() -> list[GameEntry]:
             name,
             game_title(rules),
             _(rules.summary),
-            _("%(low)d to %(high)d players") % {"low": rules.min_players, "high": rules.max_players},
+            _players(rules.min_players, rules.max_players),
         )
         for name, rules in GAMES.items()
         if rules.on_site
     ]
+
+
+def _players(low: int, high: int) -> str:
+    """How many play a game: "3 to 10 players", or "4 players" for a game of one number only."""
+    if low == high:
+        return ngettext("%(count)d player", "%(count)d players", low) % {"count": low}
+    return _("%(low)d to %(high)d players") % {"low": low, "high": high}
 
 
 @dataclass(frozen=True)
@@ -100,9 +107,12 @@ def game_or_first(name: str | None) -> TrickGame:
     return rules if rules is not None and rules.on_site else next(game for game in GAMES.values() if game.on_site)
 
 
-def say(text: Text, names: Sequence[str] = (), **extra: object) -> str:
+def say(text: Text | Amount, names: Sequence[str] = (), **extra: object) -> str:
     """A game's sentence in the viewer's language, its seats, cards and suits put in as words
-    (``names``: the seats' names); ``extra`` fills what only the site knows (a deal's number)."""
+    (``names``: the seats' names); ``extra`` fills what only the site knows (a deal's number).
+    A number with its noun (``Count``) is said in the plural form the language gives that number."""
+    if isinstance(text, Amount):
+        return say_count(text)
     return _said(text, names, extra)
 
 
@@ -325,7 +335,13 @@ class TableView:
     rematch_id: int | None = None
     invited: bool = False  # a seat at the rematch table is kept for this viewer
     header: TableHeader | None = None
+    refusal: str = ""  # why a card of the hand that may not be played now is refused, said when one is tried
     server_now: int = 0  # milliseconds since the epoch, so the page's countdown ignores the viewer's clock
+
+    @property
+    def choices_explained(self) -> bool:
+        """Whether any bid or call on offer says what it means (the bar explains them on demand)."""
+        return any(choice.meaning for choice in self.choices)
 
 
 def table_snapshot(session_id: int) -> TableSnapshot | None:
@@ -453,7 +469,25 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
         invited=signed_in and any(invited == user.pk and taker is None for _, taker, invited in snapshot.rematch_seats),
         server_now=int(timezone.now().timestamp() * 1000),
         header=header,
+        refusal=_refusal(state, view) if acting else "",
     )
+
+
+def _refusal(state: DealState, view: SeatView) -> str:
+    """Why the server would refuse a card of the viewer's hand that may not be played now, in
+    the words it would use (the engine names the rule; the site words it once, in
+    ``services.errors``): the page says it next to the hand when such a card is tried."""
+    from .services.errors import IllegalCard  # (the services read tables through this module)
+
+    legal = set(view.legal) if view.my_turn else set()
+    refused = next((card for card in view.hand if card not in legal), None)
+    if refused is None:
+        return ""
+    try:
+        state.apply(refused, seat=view.seat)
+    except IllegalPlay as error:
+        return IllegalCard(error).message
+    return ""
 
 
 def _choices(rules: TrickGame, view: SeatView, names: list[str]) -> tuple[ActionChoice, ...]:
@@ -538,7 +572,7 @@ def _panel(
         to_act=bool(view and view.to_act == seat.position),
         is_me=seat.position == me and view is None,  # only a waiting table's seats depend on who looks
         empty=seat.is_empty,
-        connected=connected,
+        connected=connected and not seat.left,  # a page left open is not a player at the table
         hand_size=view.hand_sizes[seat.position] if view and seat.position in view.seats else 0,
         played=played,
         stand_in=bool(seat.user_id and seat.stand_in),
@@ -589,7 +623,7 @@ def _auction(snapshot: TableSnapshot, rules: TrickGame, match: Match | None, vie
         "contract": tuple(say(text, names) for text in rules.contract_facts(view)) if view.calls or view.upcard else (),
         "upcard": card_view(view.upcard) if rules.upcard_on_show(view) else None,
         "bidding": tuple(
-            say(rules.call_said(call), names, name=names[seat]) for call, seat in zip(view.calls, callers, strict=True)
+            say(rules.call_said(view, index), names, name=names[seat]) for index, seat in enumerate(callers)
         ),
     }
 

@@ -38,7 +38,16 @@ def table_html(table: TableView, *, error: str = "", request=None) -> str:
     else:
         body = _shared(("body", *_key(table), _body_variant(table)), "games/_table_body.html", context)
         hand = _shared(
-            ("hand", get_language(), table.session.pk, table.hand, table.my_turn, table.actions, table.choices),
+            (
+                "hand",
+                get_language(),
+                table.session.pk,
+                table.hand,
+                table.my_turn,
+                table.actions,
+                table.choices,
+                table.refusal,
+            ),
             "games/_hand.html",
             context,
         )

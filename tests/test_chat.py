@@ -1,7 +1,9 @@
 """A table's chat: stored, escaped, limited, switched off by the host, muted per user, moderated."""
 
 import asyncio
+import html
 import json
+import re
 from datetime import timedelta
 
 import pytest
@@ -119,8 +121,10 @@ def test_the_http_fallback_answers_with_the_chat_box_and_says_why_it_refused(tab
     assert 'id="chat"' in box.text
     assert "over http" in box.text
     refused = anna.post(reverse("chat_post", args=[table.pk]), {"text": "y" * 301}, HTTP_HX_REQUEST="true")
-    assert "at most 300 characters" in refused.text
-    assert 'hx-swap-oob="true"' in refused.text
+    note = re.search(r'<p id="chat-note" class="chat-note" role="status">([^<]*)</p>', refused.text)
+    assert "at most 300 characters" in note.group(1)  # beside the box, not at the top of the page
+    assert 'hx-swap-oob="true"' not in refused.text
+    assert f'value="{"y" * 301}"' in refused.text  # the refused line stays in the box, to shorten and send
     plain = anna.post(reverse("chat_post", args=[table.pk]), {"text": ""})
     assert plain.status_code == 302
     assert ChatMessage.objects.count() == 1
@@ -128,6 +132,7 @@ def test_the_http_fallback_answers_with_the_chat_box_and_says_why_it_refused(tab
         reverse("chat_mute", args=[table.pk]), {"user": players[1].pk, "mute": "1"}, HTTP_HX_REQUEST="true"
     )
     assert "bjorn (unmute)" in muted.text
+    assert "Muted for you at every table: you will not see bjorn's messages anywhere" in html.unescape(muted.text)
     forged = anna.post(reverse("chat_mute", args=[table.pk]), {"user": "x", "mute": "1"}, HTTP_HX_REQUEST="true")
     assert "not understood" in forged.text
 

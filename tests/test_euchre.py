@@ -257,3 +257,32 @@ def test_a_record_whose_hidden_hand_would_have_to_play_is_refused():
     assert refused.value.rule == "hidden_hand"
     with pytest.raises(InvalidDeal):
         start([HANDS[0], [], [], []])
+
+
+def _log(state) -> list[str]:
+    from django.utils import translation
+
+    from games.selectors import say
+
+    names = ["Anna", "Bo", "Cleo", "Dag"]
+    with translation.override("en"):
+        return [say(EUCHRE.call_said(state, i), names, name=names[seat]) for i, seat in enumerate(state.callers)]
+
+
+def test_the_call_log_says_what_each_pass_meant_and_names_the_upcard():
+    ordered = run(start(dealer=3, upcard="TH"), ["pass", "order", "discard:7D", "pass"])
+    assert _log(ordered) == [
+        "Anna passes.",
+        "Bo orders up the 10♥.",
+        "Dag discards a card face down.",
+        "Bo plays with their partner.",  # not a second "Bo passes." after ordering up
+    ]
+    picked = run(start(dealer=3, upcard="TH"), ["pass", "pass", "pass", "order", "discard:7D", "alone", "pass"])
+    assert _log(picked)[3:] == [
+        "Dag picks up the 10♥.",
+        "Dag discards a card face down.",
+        "Dag goes alone.",
+        "Anna does not defend alone.",
+    ]
+    turned = run(start(dealer=3, upcard="TH"), ["pass", "pass", "pass", "pass", "pass", "call:S"])
+    assert _log(turned)[3:] == ["Dag passes and turns the 10♥ down.", "Anna passes.", "Bo calls spades."]

@@ -261,3 +261,15 @@ def test_lobby_rows_say_the_rules_in_short_and_who_sits_there(players, client):
     assert "3 tokens each" in row
     assert f"{players[0].name}, {players[1].name}" in row
     assert "2/4 seats" in row
+
+
+def test_a_game_for_four_players_only_asks_for_no_seat_count(players):
+    page = logged_in(players[0]).get(reverse("lobby") + "?game=euchre").content.decode()
+    assert re.search(r'<input type="hidden" name="seats" value="4"', page)
+    assert not re.search(r'<input type="number" name="seats"', page)
+    assert "4 seats: this game is always played by 4." in page
+    assert "4 to 4 players" not in page
+    assert "4 players." in page  # Euchre in the list of games
+    assert "3 to 10 players." in page  # Femkort
+    created = logged_in(players[0]).post(reverse("table_create"), {"game": "euchre", "seats": 4, "turn_seconds": 0})
+    assert created.status_code == 302

@@ -198,3 +198,27 @@ def test_standings_are_visible_in_admin(admin_client, players):
         assert admin_client.get(reverse(f"admin:games_{meta.model_name}_changelist")).status_code == 200
         obj = model.objects.first()
         assert admin_client.get(reverse(f"admin:games_{meta.model_name}_change", args=[obj.pk])).status_code == 200
+
+
+def test_a_replay_shows_trump_once_made_and_the_upcard(client, players):
+    session = play_session(players[:1], computers=3, game="euchre", seed=4, options={"points": "5"})
+    deal = next(deal for deal in session.deals.order_by("number") if deal_state(deal).contract)
+    state = deal_state(deal)
+    total = deal.plays.count()
+    before = history.replay_at(deal, 0)
+    assert before.trump == ""  # nothing is made before the first call
+    assert before.upcard.card == state.upcard
+    end = history.replay_at(deal, total)
+    assert end.upcard.card == state.upcard
+    assert end.trump == {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[state.trump]
+    page = client.get(reverse("deal_replay", args=[deal.pk]), {"step": total}).text
+    assert f"Trump: {end.trump}" in page
+    assert re.search(rf'Upcard: <span class="card small[^"]*" data-card="{state.upcard}"', page)
+
+
+def test_a_nap_replay_names_trump_from_the_first_lead(client, players):
+    session = play_session(players, game="nap", seed=3, options={"rounds": 1})
+    deal = next(deal for deal in session.deals.order_by("number") if deal_state(deal).tricks)
+    bids = len(deal_state(deal).calls)
+    assert history.replay_at(deal, bids).trump == ""
+    assert history.replay_at(deal, bids + 1).trump != ""  # the bidder's first card names it

@@ -5,9 +5,12 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from games import services
 from games.records import deal_state
+from games.selectors import table_snapshot, table_view
+from games.table_html import table_html
 from tests.site_helpers import started_table
 
 pytestmark = pytest.mark.django_db
@@ -77,3 +80,19 @@ def test_the_turn_sound_switch_is_kept_on_the_account(players):
     client.post(reverse("turn_sound"), {"on": "1"})
     players[0].refresh_from_db()
     assert players[0].turn_sound is True
+
+
+def test_a_player_who_left_is_not_shown_online_even_with_the_page_open(players):
+    session = started_table(players[:2], computers=1)
+    leaver = players[1]
+    services.session_leave(session_id=session.pk, user=leaver)
+    everyone = frozenset(user.pk for user in players)  # both pages still open, sockets connected
+    with translation.override("en"):
+        table = table_view(table_snapshot(session.pk), players[0], online=everyone)
+        html = table_html(table)
+    panel = next(seat for seat in table.seats if seat.name == leaver.name)
+    assert not panel.connected
+    presence = re.search(rf'<span id="presence-{panel.position}" class="([^"]*)"[^>]*>([^<]*)<', html)
+    assert presence.groups() == ("presence gone", "left the session")
+    stayed = next(seat for seat in table.seats if seat.name == players[0].name)
+    assert stayed.connected

@@ -341,8 +341,9 @@ class TrickGame:
         the partnership less the other side's): what the computer players maximise."""
         return self.deal_score(state, seat)
 
-    def describe(self, options: Any) -> tuple[Text, ...]:
-        """The table's options in short, as the header and the lobby show them."""
+    def describe(self, options: Any) -> tuple[Text | Count, ...]:
+        """The table's options in short, as the header and the lobby show them (a number with its
+        noun is a ``Count``, so that every language says "1 round" and "5 rounds" its own way)."""
         return ()
 
     def seat_scores(self, match: Match, seat: int, deal: DealState | None = None) -> tuple[Count, ...]:
@@ -392,8 +393,9 @@ class TrickGame:
         needs saying. Games with an auction word their bids and calls."""
         return Text(action), None
 
-    def call_said(self, call: str) -> Text:
-        """A bid or call as the table announces it (``%(name)s`` is the seat that made it)."""
+    def call_said(self, deal: DealState | SeatView, index: int) -> Text:
+        """The deal's ``index``-th bid or call (``deal.calls[index]``) as the table announces it
+        (``%(name)s`` is the seat that made it); the calls before it say what it meant."""
         raise NotImplementedError(f"{self.name} has no auction")
 
     def auction_prompt(self, view: SeatView) -> Text:

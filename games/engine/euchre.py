@@ -107,8 +107,13 @@ class Euchre(AuctionGame):
         ),
     )
 
-    def describe(self, options: EuchreOptions) -> tuple[Text, ...]:
-        said = [Text(gettext_noop("first partnership to %(points)d points"), (("points", options.points),))]
+    def describe(self, options: EuchreOptions) -> tuple[Text | Count, ...]:
+        said: list[Text | Count] = [
+            Count(
+                options.points,
+                *ngettext_noop("first partnership to %(count)d point", "first partnership to %(count)d points"),
+            )
+        ]
         if options.stick_the_dealer:
             said.append(Text(gettext_noop("stick the dealer")))
         return tuple(said)
@@ -367,9 +372,22 @@ class Euchre(AuctionGame):
     def upcard_on_show(self, view: SeatView) -> bool:
         return view.upcard is not None and self._step(view) == "round1"
 
-    def call_said(self, call: str) -> Text:
+    def call_said(self, deal: DealState | SeatView, index: int) -> Text:
+        """A call in the words of its step: a pass after ordering up is playing with the partner,
+        and ordering up, picking up or turning down names the upcard."""
+        call = deal.calls[index]
+        making = self.making(_calls_only(deal, deal.calls[:index]))
+        up = (("card", CardName(deal.upcard)),)
+        if call == ORDER and making.seat == deal.dealer:
+            return Text(gettext_noop("%(name)s picks up the %(card)s."), up)
         if call == ORDER:
-            return Text(gettext_noop("%(name)s orders up the upcard."))
+            return Text(gettext_noop("%(name)s orders up the %(card)s."), up)
+        if call == PASS and making.step == "round1" and making.seat == deal.dealer:
+            return Text(gettext_noop("%(name)s passes and turns the %(card)s down."), up)
+        if call == PASS and making.step == "alone":
+            return Text(gettext_noop("%(name)s plays with their partner."))
+        if call == PASS and making.step == "defend":
+            return Text(gettext_noop("%(name)s does not defend alone."))
         if call.startswith("discard"):
             return Text(gettext_noop("%(name)s discards a card face down."))
         if call.startswith("call:"):
@@ -456,6 +474,13 @@ class Euchre(AuctionGame):
             ("points", _points(points[team])),
             ("tricks", Count(taken, *ngettext_noop("%(count)d trick", "%(count)d tricks"))),
         )
+        if team != team_of(maker) and not taken:
+            return Text(
+                gettext_noop(
+                    "Euchred: the makers took no trick. %(name)s and %(partner)s score %(points)s (deal %(number)d)."
+                ),
+                params,
+            )
         if team != team_of(maker):
             return Text(
                 gettext_noop(
@@ -615,8 +640,9 @@ def _points(count: int) -> Count:
     return Count(count, *ngettext_noop("%(count)d point", "%(count)d points"))
 
 
-def _calls_only(view: SeatView) -> DealState:
-    """Enough of a deal for ``making`` to read a view's calls (which never needs the hands)."""
+def _calls_only(view: SeatView | DealState, calls: tuple[str, ...] | None = None) -> DealState:
+    """Enough of a deal for ``making`` to read a view's calls, or the first of them (which never
+    needs the hands)."""
     return DealState(
         game=view.game,
         options=None,
@@ -624,7 +650,7 @@ def _calls_only(view: SeatView) -> DealState:
         dealt=(),
         trump=None,
         hands=(),
-        calls=view.calls,
+        calls=view.calls if calls is None else tuple(calls),
         upcard=view.upcard,
     )
 

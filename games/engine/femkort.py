@@ -107,14 +107,18 @@ class Femkort(TrickGame):
         ),
     )
 
-    def describe(self, options: FemkortOptions) -> tuple[Text, ...]:
-        said = [Text(gettext_noop("first to %(target)d wins"), (("target", options.target),))]
+    def describe(self, options: FemkortOptions) -> tuple[Text | Count, ...]:
+        said: list[Text | Count] = [
+            Count(options.target, *ngettext_noop("first to %(count)d win", "first to %(count)d wins"))
+        ]
         if options.profile == "classic":
             said.append(Text(gettext_noop("classic rules")))
         if options.trump:
             said.append(Text(gettext_noop("trump")))
         if options.pot:
-            said.append(Text(gettext_noop("pot play, %(stack)d chips each"), (("stack", options.stack),)))
+            said.append(
+                Count(options.stack, *ngettext_noop("pot play, %(count)d chip each", "pot play, %(count)d chips each"))
+            )
         if options.redeal:
             said.append(Text(gettext_noop("redeal by agreement")))
         return tuple(said)

@@ -53,8 +53,8 @@ class LetzterStich(TrickGame):
         ),
     )
 
-    def describe(self, options: LetzterStichOptions) -> tuple[Text, ...]:
-        return (Text(gettext_noop("%(tokens)d tokens each"), (("tokens", options.tokens),)),)
+    def describe(self, options: LetzterStichOptions) -> tuple[Text | Count, ...]:
+        return (Count(options.tokens, *ngettext_noop("%(count)d token each", "%(count)d tokens each")),)
 
     def deal_result(self, deal: DealState) -> Text:
         winner = (("name", SeatName(deal.winner)),)

@@ -72,8 +72,8 @@ class Nap(AuctionGame):
         ),
     )
 
-    def describe(self, options: NapOptions) -> tuple[Text, ...]:
-        said = [Text(gettext_noop("%(rounds)d rounds"), (("rounds", options.rounds),))]
+    def describe(self, options: NapOptions) -> tuple[Text | Count, ...]:
+        said: list[Text | Count] = [Count(options.rounds, *ngettext_noop("%(count)d round", "%(count)d rounds"))]
         if options.wellington_blucher:
             said.append(Text(gettext_noop("with Wellington and Blücher")))
         return tuple(said)
@@ -175,7 +175,8 @@ class Nap(AuctionGame):
         )
         return label, meaning
 
-    def call_said(self, call: str) -> Text:
+    def call_said(self, deal: DealState | SeatView, index: int) -> Text:
+        call = deal.calls[index]
         if call == PASS:
             return Text(gettext_noop("%(name)s passes."))
         return Text(gettext_noop("%(name)s bids %(bid)s."), (("bid", bid_name(call)),))

@@ -29,14 +29,41 @@
     }
   });
 
-  // A card that cannot be played now is focusable but inert: no frame, no POST.
+  // A card that cannot be played now is focusable but inert: no frame, no POST; the page says
+  // why next to the hand, in the server's own words for that card (the hand's data-refusal).
   document.addEventListener("submit", function (event) {
     var submitter = event.submitter;
     if (submitter && submitter.getAttribute("aria-disabled") === "true") {
       event.preventDefault();
       event.stopImmediatePropagation();
+      var hand = submitter.closest(".hand");
+      sayNear("hand", hand && hand.dataset.refusal);
     }
   }, true);
+
+  // Why something was refused is said next to what was refused: a card or call next to the
+  // hand (the dock's note), a chat line next to the chat box. The server's answer comes in the
+  // page's one message line (#table-message); it moves next to the last thing sent.
+  var lastSent = null;  // "hand" or "chat"
+  document.addEventListener("htmx:wsAfterSend", function (event) {
+    lastSent = event.target && event.target.id === "chat-form" ? "chat" : "hand";
+  });
+  function sayNear(where, text) {
+    var note = document.querySelector(where === "chat" ? "#chat .chat-note" : "#table .hand-note");
+    if (!note || !text) return false;
+    note.textContent = text;
+    if (where === "hand") fitFelt();
+    return true;
+  }
+  function placeMessage() {
+    var message = document.getElementById("table-message");
+    if (!message || message.hidden || !message.textContent.trim() || !lastSent) return;
+    if (sayNear(lastSent, message.textContent.trim())) {
+      message.hidden = true;
+      message.textContent = "";
+    }
+  }
+  document.addEventListener("htmx:wsAfterMessage", placeMessage);
 
   // A form sent while the socket is down goes as a POST right away, not queued for later.
   document.addEventListener("htmx:wsConfigSend", function (event) {
@@ -54,6 +81,7 @@
     new FormData(form).forEach(function (value, key) { values[key] = value; });
     if (submitter && submitter.name) values[submitter.name] = submitter.value;
     var target = form.dataset.target || "#table";
+    lastSent = form.id === "chat-form" ? "chat" : "hand";
     htmx.ajax("POST", url, { target: target, swap: "outerHTML", values: values }).finally(function () {
       posting = false;
     });
@@ -134,7 +162,34 @@
     });
   });
 
+  // The felt takes the height left between the table's header and the docked bar, within the
+  // limits site.css gives it, so the bar never covers a seat (site.css reads --felt-fit; without
+  // JavaScript the felt keeps its largest height). Measured again whenever anything above the
+  // felt or the bar itself may have changed; data-fitted says the felt was measured.
+  function fitFelt() {
+    var root = table();
+    var felt = root && root.querySelector(".felt");
+    if (!felt) return;
+    var dock = root.querySelector(".dock");
+    var top = felt.getBoundingClientRect().top + window.scrollY;
+    var below = parseFloat(getComputedStyle(felt).marginBottom) || 0;
+    var room = window.innerHeight - top - below - (dock ? dock.getBoundingClientRect().height : 0);
+    document.documentElement.style.setProperty("--felt-fit", Math.floor(room) + "px");
+    felt.dataset.fitted = "";
+    fittedTo = { width: window.innerWidth, height: window.innerHeight };
+  }
+  // A phone's window grows a little as its browser's bars hide on scrolling, and the felt need
+  // not follow that (so it does not jump); a narrower, shorter or much taller window is measured.
+  var fittedTo = { width: 0, height: 0 };
+  window.addEventListener("resize", function () {
+    var height = window.innerHeight;
+    if (window.innerWidth !== fittedTo.width || height < fittedTo.height || height > fittedTo.height + 150) fitFelt();
+  });
+  document.addEventListener("htmx:wsOpen", fitFelt);
+  document.addEventListener("htmx:wsClose", fitFelt);
+
   document.addEventListener("htmx:load", function (event) {
+    fitFelt();
     var root = table();
     if (!root || !(event.detail.elt === root || event.detail.elt.contains(root))) return;
     if (root.dataset.title) document.title = root.dataset.title;
@@ -177,21 +232,62 @@
     var clocks = document.querySelectorAll(".clock[data-deadline]");
     clocks.forEach(function (clock) {
       var left = Math.max(0, Math.ceil((Number(clock.dataset.deadline) - Date.now() - skew) / 1000));
-      clock.textContent = left + " s";
+      clock.textContent = (clock.dataset.format || "# s").replace("#", left);  // the page's words: "29 s", "29 с"
       clock.classList.toggle("short", left <= 5);
     });
   }
   setInterval(tick, 250);
 
-  // Chat: a sent line clears the box; a new line scrolls the log to the end.
-  document.addEventListener("htmx:wsAfterSend", function (event) {
-    if (event.target && event.target.id === "chat-form") event.target.reset();
-  });
+  // Chat: the box keeps a line until it comes back in the log as yours (a refused line stays,
+  // to send again, with the reason beside the box); a new line scrolls the log to the end and,
+  // while the chat is out of sight, counts as unread in the table's tools.
   document.addEventListener("htmx:load", function (event) {
     var log = document.getElementById("chat-log");
-    if (log && (event.detail.elt === log || log.contains(event.detail.elt) || event.detail.elt.contains(log))) {
-      log.scrollTop = log.scrollHeight;
+    if (!log || !(event.detail.elt === log || log.contains(event.detail.elt) || event.detail.elt.contains(log))) return;
+    log.scrollTop = log.scrollHeight;
+    var line = event.detail.elt.matches && event.detail.elt.matches("#chat-log > li") ? event.detail.elt : null;
+    if (!line && event.detail.elt.querySelector) line = event.detail.elt.querySelector("#chat-log > li:last-child");
+    if (!line || event.detail.elt.contains(log)) return;  // a whole chat box: nothing new to count
+    var box = document.getElementById("chat-text");
+    var said = line.querySelector(".said");
+    if (line.hasAttribute("data-mine")) {
+      // The line in the box came back: it was taken. (An earlier line of yours may come back
+      // after a later one was refused: the refused one and its reason stay.)
+      if (box && said && words(box.value) === words(said.textContent)) {
+        box.form.reset();
+        var note = document.querySelector("#chat .chat-note");
+        if (note) note.textContent = "";
+      }
+    } else {
+      countUnread(1);
     }
+  });
+  function words(text) {
+    return text.replace(/\s+/g, " ").trim();  // as the server stores a line
+  }
+  var unread = 0;
+  var chatSeen = true;
+  function countUnread(more) {
+    var mark = document.querySelector(".chat-unread");
+    if (!mark) return;
+    unread = chatSeen ? 0 : unread + more;
+    mark.hidden = unread === 0;
+    mark.textContent = mark.dataset.format.replace("#", unread);
+  }
+  var watcher = window.IntersectionObserver ? new IntersectionObserver(function (entries) {
+    chatSeen = entries[entries.length - 1].isIntersecting;
+    if (chatSeen) countUnread(0);
+  }) : null;
+  function watchChat() {
+    // The log's newest lines sit right above the writing form: the chat is seen while that is.
+    var chat = document.getElementById("chat-form") || document.getElementById("chat");
+    if (!watcher || !chat) return;
+    watcher.disconnect();
+    watcher.observe(chat);  // the box is swapped whole when the host turns chat on or off
+  }
+  document.addEventListener("DOMContentLoaded", watchChat);
+  document.addEventListener("htmx:load", function (event) {
+    if (event.detail.elt.id === "chat") watchChat();
   });
 
   // Buttons that need JavaScript are hidden in the markup and shown here.

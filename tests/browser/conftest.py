@@ -22,6 +22,7 @@ from .pages import Player
 
 CHROMIUM = os.environ.get("FEMKORT_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 PHONE = {"width": 360, "height": 740}
+TALL_PHONE = {"width": 390, "height": 844}  # the phone the README's pictures are taken on
 DESKTOP = {"width": 1280, "height": 800}
 
 

@@ -33,7 +33,8 @@ class Player:
     def open_table(self, *, game: str = "femkort", seats: int = 4, clock: str = "0", **options: str) -> str:
         """A new table from the lobby's form; returns its address."""
         self.page.goto(f"/?game={game}")
-        self.page.fill("#id_seats", str(seats))
+        if self.page.locator("#id_seats[type=number]").count():  # a game for one number of players has no choice
+            self.page.fill("#id_seats", str(seats))
         self.page.select_option("#id_turn_seconds", clock)
         for name, value in options.items():
             self.page.fill(f"#id_{name}", value)
@@ -47,12 +48,28 @@ class Player:
         self.page.wait_for_selector("body[data-live=yes]", state="attached")
 
     def add_computers(self, count: int, level: str = "medium") -> None:
+        """Fill ``count`` empty seats with computers, one named seat at a time.
+
+        Seats are picked by position, never by counting forms: a frame the socket sent before
+        the last click may still arrive after its answer and show a filled seat empty again for
+        a moment (the newer frame follows), so each seat is waited for until it shows filled."""
+        filled: list[str] = []
         for _ in range(count):
-            before = self.page.locator("form.add-computer").count()
-            form = self.page.locator("form.add-computer").first
-            form.locator("select").select_option(level)
-            form.locator("button[type=submit]").click()
-            expect(self.page.locator("form.add-computer")).to_have_count(before - 1)
+            empty = self.page.locator(".seat.empty:has(form.add-computer)").evaluate_all(
+                "(seats) => seats.map((seat) => seat.dataset.seat)"
+            )
+            position = next(seat for seat in empty if seat not in filled)
+            seat = self.page.locator(f'.seat[data-seat="{position}"]')
+            seat.locator("form.add-computer select").select_option(level)
+            seat.locator("form.add-computer button[type=submit]").click()
+            expect(seat).not_to_have_class(re.compile(r"\bempty\b"))
+            filled.append(position)
+
+    def against_computers(self, *, game: str, seats: int, clock: str = "0", **options: str) -> None:
+        """Open a table of ``game``, fill every other seat with a computer and start."""
+        self.open_table(game=game, seats=seats, clock=clock, **options)
+        self.add_computers(seats - 1)
+        self.start()
 
     def start(self) -> None:
         self.page.locator("form.start button[type=submit]").click()
@@ -67,6 +84,20 @@ class Player:
 
     def wait_for_turn(self, timeout: int = WAIT_MS) -> None:
         self.page.wait_for_selector("#table[data-my-turn]", timeout=timeout)
+
+    def until_choices(self, wanted: str = ".choices button", timeout: int = 90_000) -> None:
+        """Play on at each of this player's turns until a turn offers ``wanted`` (any bid or call by
+        default; in Euchre a computer may order up before this player is asked). Other calls on
+        the way are passed where one may pass."""
+        while True:
+            self.page.wait_for_selector("#table[data-my-turn]", timeout=timeout)
+            if self.page.locator(wanted).count():
+                return
+            passing = self.page.locator(".choices button[data-action=pass]")
+            if passing.count():
+                self._click(passing, "data-action")
+            else:
+                self.play_a_card()
 
     def playable(self):
         return self.page.locator(".choices button, .hand button.card:not([aria-disabled=true])")

@@ -4,16 +4,12 @@ what they mean, partners, and exports that replay through the engine's command l
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
-from pathlib import Path
 
 from playwright.sync_api import expect
 
 from .pages import Player, play_together
-
-SHOTS = os.environ.get("FEMKORT_SCREENSHOTS")  # a folder: save a picture of trump making there (the README's)
 
 
 def _exports_replay(me: Player) -> int:
@@ -42,7 +38,13 @@ def test_nap_for_four_against_three_computers(player):
     seen = {"meaning": False, "contract": False}
 
     def look() -> None:
-        if page.locator(".choices button small").count():
+        described = page.locator(".choices button[aria-describedby]")
+        if not seen["meaning"] and described.count():  # each bid says what it means, on demand
+            meaning = page.locator(f"#{described.first.get_attribute('aria-describedby')}")
+            expect(meaning).to_contain_text("Take at least")
+            expect(meaning).to_be_hidden()
+            page.locator(".meanings summary").click()
+            expect(meaning).to_be_visible()
             seen["meaning"] = True
         if page.locator(".contract").count():
             seen["contract"] = True
@@ -68,9 +70,6 @@ def test_euchre_with_a_friend_as_partner_against_two_computers(player):
             seen["partner"] |= page.locator(f".seat[data-seat='0'] .partner:has-text('{bo.name}')").count() > 0
             seen["upcard"] |= page.locator(".upcard .card").count() > 0
             seen["sitting_out"] |= page.locator(".seat.sitting-out").count() > 0
-        shot = Path(SHOTS or ".") / "euchre-phone-making-trump.png"
-        if SHOTS and not shot.exists() and anna.page.locator(".choices button small").count():
-            anna.page.screenshot(path=str(shot), full_page=True)
 
     play_together([anna, bo], check=look)
     assert all(seen.values()), seen

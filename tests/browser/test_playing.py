@@ -105,7 +105,7 @@ def test_cards_out_of_turn_are_inert_in_the_page(player):
     card = anna.page.locator(".hand button.card").first
     expect(card).to_have_attribute("aria-disabled", "true")
     card.click(force=True)  # a player clicks it all the same
-    anna.page.wait_for_timeout(400)
+    expect(anna.page.locator(".dock .hand-note")).to_have_text("It is not your turn.")  # said next to the hand
     assert anna.page.locator("#table").get_attribute("data-seq") == seq  # nothing was sent, nothing changed
     expect(anna.page.locator("#table-message")).to_be_hidden()
 
@@ -127,8 +127,9 @@ def test_two_players_at_one_table_over_websockets_with_chat(player):
     bjorn.page.fill("#chat-text", "thanks")
     bjorn.page.get_by_role("button", name="Send").click()
     expect(anna.page.locator("#chat-log")).to_contain_text("thanks")
-    anna.page.get_by_role("button", name=f"Mute {bjorn.name} (only for you)").first.click()
+    anna.page.get_by_role("button", name=f"Mute {bjorn.name} at every table (only for you)").first.click()
     expect(anna.page.locator("#chat-log")).not_to_contain_text("thanks")
+    expect(anna.page.locator("#chat .chat-note")).to_contain_text("at every table")  # says what muting does
     bjorn.page.fill("#chat-text", "still there?")
     bjorn.page.keyboard.press("Enter")
     expect(bjorn.page.locator("#chat-log")).to_contain_text("still there?")
@@ -147,7 +148,9 @@ def test_chat_rate_limit_and_the_hosts_switch(player):
     for number in range(6):
         bjorn.page.fill("#chat-text", f"line {number}")
         bjorn.page.keyboard.press("Enter")
-    expect(bjorn.page.locator("#table-message")).to_contain_text("too fast")
+    expect(bjorn.page.locator("#chat .chat-note")).to_contain_text("too fast")  # beside the chat box
+    expect(bjorn.page.locator("#chat-text")).to_have_value("line 5")  # the refused line stays, to send again
+    expect(bjorn.page.locator("#table-message")).to_be_hidden()
     expect(anna.page.locator("#chat-log li")).to_have_count(5)
     anna.page.get_by_role("button", name="Turn chat off for this table").click()
     expect(bjorn.page.locator("#chat")).to_contain_text("The host has turned chat off at this table.")

@@ -1,14 +1,17 @@
 """The table fits the screen: every seat, the trick and the hand in view on a phone (up to six
-players) and on a desktop; at ten players at most one short scroll."""
+players) and on a desktop, above the docked bar whether it holds bids, calls or cards; at ten
+players at most one short scroll."""
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
-from .conftest import DESKTOP, PHONE
+from .conftest import DESKTOP, PHONE, TALL_PHONE
 
 SHOTS = os.environ.get("FEMKORT_SCREENSHOTS")  # a folder: save each layout there (the README's pictures)
 
@@ -53,6 +56,32 @@ def below_the_dock(page) -> list[str]:
     )
 
 
+def covering_the_trick(page) -> list[tuple[str, str]]:
+    """Trick cards that a seat's box covers, even at a corner: (seat, card)."""
+    return page.evaluate(
+        """() => {
+            const hits = [];
+            const seats = [...document.querySelectorAll(".felt .seat")];
+            for (const card of document.querySelectorAll(".felt .trick .card")) {
+                const c = card.getBoundingClientRect();
+                for (const seat of seats) {
+                    const s = seat.getBoundingClientRect();
+                    if (c.right - 1 > s.left && s.right - 1 > c.left && c.bottom - 1 > s.top && s.bottom - 1 > c.top) {
+                        hits.push([seat.dataset.seat, card.dataset.card || card.dataset.previousDealCard]);
+                    }
+                }
+            }
+            return hits;
+        }"""
+    )
+
+
+def settled(page) -> None:
+    """The table as it stays: the felt fitted between header and bar, the newest card arrived."""
+    page.wait_for_selector(".felt[data-fitted]", state="attached")
+    page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")
+
+
 def seat_at_my_turn(player, seats: int, viewport: dict):
     me = player(viewport)
     me.open_table(seats=seats)
@@ -62,7 +91,7 @@ def seat_at_my_turn(player, seats: int, viewport: dict):
     while not me.page.locator(".felt .trick .card").count():  # my lead: play once, for cards in the middle
         me.play_a_card()
         me.wait_for_turn()
-    me.page.wait_for_timeout(400)  # the newest card's slide
+    settled(me.page)
     return me
 
 
@@ -72,6 +101,7 @@ def test_on_a_phone_every_seat_the_trick_and_the_hand_are_in_view(player, seats)
     page = me.page
     page.goto(page.url)  # as the page opens (the chat is further down)
     me.live()
+    settled(page)
     assert page.evaluate("window.scrollY") == 0
     if SHOTS:
         page.screenshot(path=str(Path(SHOTS) / f"table-phone-{seats}.png"))
@@ -79,6 +109,7 @@ def test_on_a_phone_every_seat_the_trick_and_the_hand_are_in_view(player, seats)
     assert page.locator(".felt .trick .card").count() >= 1
     assert in_view(page, ".felt .seat, .felt .trick .card, .hand button.card, .prompt") == []
     assert overlapping(page, ".felt .seat") == []
+    assert covering_the_trick(page) == []
     assert below_the_dock(page) == []
     widths = page.eval_on_selector_all(
         ".hand button.card", "(cards) => cards.map((c) => c.getBoundingClientRect().width)"
@@ -105,6 +136,7 @@ def test_on_a_desktop_the_whole_table_is_in_view(player):
     page = me.page
     assert in_view(page, ".felt .seat, .felt .trick .card, .hand button.card, .table-head") == []
     assert overlapping(page, ".felt .seat") == []
+    assert covering_the_trick(page) == []
     assert below_the_dock(page) == []
     if SHOTS:
         page.screenshot(path=str(Path(SHOTS) / "table-desktop-6.png"))
@@ -122,3 +154,83 @@ def test_my_seat_is_at_the_bottom_and_the_next_seat_to_my_left(player):
     assert boxes[str(mine)]["top"] == max(box["top"] for box in boxes.values())  # at the bottom
     assert boxes[after]["left"] == min(box["left"] for box in boxes.values())  # clockwise: next on my left
     assert boxes[across]["top"] == min(box["top"] for box in boxes.values())
+
+
+def _at_my_decision(player, game: str, viewport: dict, locale: str = "en-GB"):
+    """A four-seat table of ``game`` against computers, at this player's bid or call (Nap,
+    Euchre) or card (Letzter Stich), with a turn clock running."""
+    me = player(viewport, locale=locale)
+    me.against_computers(game=game, seats=4, clock="60", **({"rounds": "1"} if game == "nap" else {}))
+    if game == "letzter-stich":
+        me.wait_for_turn()
+    elif game == "euchre":  # making trump: ordering up or calling a suit, not the dealer's discard
+        me.until_choices(".choices button[data-action=order], .choices button[data-action^='call:']")
+    else:
+        me.until_choices()
+    settled(me.page)
+    return me
+
+
+def _my_seat(page) -> str:
+    return f'.felt .seat[data-seat="{page.locator("#table").get_attribute("data-me")}"]'
+
+
+@pytest.mark.parametrize(
+    ("game", "viewport", "locale"),
+    [
+        ("nap", TALL_PHONE, "en-GB"),
+        ("nap", TALL_PHONE, "ru-RU"),
+        ("nap", DESKTOP, "en-GB"),
+        ("euchre", TALL_PHONE, "en-GB"),
+        ("euchre", DESKTOP, "en-GB"),
+        ("letzter-stich", TALL_PHONE, "en-GB"),
+        ("letzter-stich", DESKTOP, "en-GB"),
+    ],
+    ids=["nap-phone", "nap-phone-ru", "nap-desktop", "euchre-phone", "euchre-desktop", "stich-phone", "stich-desktop"],
+)
+def test_the_bar_never_covers_a_seat_or_your_clock(player, game, viewport, locale):
+    me = _at_my_decision(player, game, viewport, locale)
+    page = me.page
+    page.evaluate("window.scrollTo(0, 0)")
+    label = "phone" if viewport is TALL_PHONE else "desktop"
+    if SHOTS and locale == "en-GB":
+        moment = {"nap": "bid", "euchre": "call", "letzter-stich": "hand"}[game]
+        page.screenshot(path=str(Path(SHOTS) / f"{game}-{moment}-{label}.png"))
+    dock = page.locator(".dock").bounding_box()
+    assert dock["height"] <= viewport["height"] * 0.3, dock  # a bar, not half the screen
+    assert in_view(page, ".felt .seat, .prompt, .choices button, .hand button.card") == []
+    assert below_the_dock(page) == []
+    assert overlapping(page, ".felt .seat") == []
+    mine = _my_seat(page)
+    for part in (".badge.turn", ".clock", ".seat-facts"):
+        box = page.locator(f"{mine} {part}").bounding_box()
+        assert box is not None, part
+        assert box["y"] >= 0, part
+        assert box["y"] + box["height"] <= dock["y"], part
+    expect(page.locator(f"{mine} .clock")).to_have_text(re.compile(r"\d"))
+    if viewport is DESKTOP:
+        assert in_view(page, "#chat-form") == []  # the chat beside the table, not below the fold
+
+
+def test_on_a_desktop_no_seat_covers_a_card_of_the_trick(player):
+    """At four seats the top seat's box once hid a corner of the card it played."""
+    me = player(DESKTOP)
+    me.against_computers(game="euchre", seats=4)
+    page = me.page
+    across = None
+    while True:
+        me.wait_for_turn(timeout=90_000)
+        if across is None:
+            across = (int(page.locator("#table").get_attribute("data-me")) + 2) % 4
+        if page.locator(f'.felt .trick figure[data-seat="{across}"]').count():
+            break
+        passing = page.locator(".choices button[data-action=pass]")
+        if passing.count():  # never go alone here: the partner across must play
+            seq = page.locator("#table").get_attribute("data-seq")
+            passing.click()
+            page.wait_for_selector(f"#table:not([data-seq='{seq}'])", state="attached")
+        else:
+            me.play_a_card()
+    settled(page)
+    assert covering_the_trick(page) == []
+    assert below_the_dock(page) == []
