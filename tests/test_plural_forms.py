@@ -62,3 +62,27 @@ def test_makers_who_took_no_trick_took_none_not_only_zero():
     one = replace(euchred, tricks=(replace(tricks[0], winner=0), *tricks[1:]))
     with translation.override("en"):
         assert "took only 1 trick." in say(EUCHRE.deal_result(one), ["Anna", "Bo", "Cleo", "Dag"], number=3)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("rate", "language", "expected"),
+    [
+        ((1, 1), "en", "at most 1 message in 1 second."),
+        ((5, 10), "en", "at most 5 messages in 10 seconds."),
+        ((1, 1), "ru", "не больше 1 сообщения за 1 секунду."),
+        ((5, 10), "ru", "не больше 5 сообщений за 10 секунд."),
+        ((2, 3), "uk", "не більше 2 повідомлень за 3 секунди."),
+    ],
+)
+def test_the_chats_speed_limit_is_said_with_each_numbers_own_form(players, settings, rate, language, expected):
+    from games import services
+    from tests.site_helpers import started_table
+
+    settings.FEMKORT_CHAT_RATE = rate
+    table = started_table(players)
+    for _ in range(rate[0]):
+        services.chat_post(session_id=table.pk, user=players[0], text="hello")
+    with translation.override(language), pytest.raises(services.TableError) as refused:
+        services.chat_post(session_id=table.pk, user=players[0], text="hello")
+    assert expected in refused.value.message

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import User
 from accounts.text import drop_invisible, is_blank
@@ -37,7 +38,11 @@ def chat_post(*, session_id: int, user: User, text: str) -> ChatMessage:
         raise TableError(_("Write something first."), code="chat_empty")
     if len(text) > ChatMessage.MAX_LENGTH:
         raise TableError(
-            _("Messages are at most %(count)d characters; yours has %(length)d.")
+            ngettext(
+                "Messages are at most %(count)d character; yours has %(length)d.",
+                "Messages are at most %(count)d characters; yours has %(length)d.",
+                ChatMessage.MAX_LENGTH,
+            )
             % {"count": ChatMessage.MAX_LENGTH, "length": len(text)},
             code="chat_too_long",
         )
@@ -52,8 +57,15 @@ def chat_post(*, session_id: int, user: User, text: str) -> ChatMessage:
         since = timezone.now() - timedelta(seconds=seconds)
         if ChatMessage.objects.filter(author=user, created__gte=since).count() >= limit:
             raise ChatTooFast(
-                _("You are writing too fast: at most %(limit)d messages in %(seconds)d seconds. Wait a moment.")
-                % {"limit": limit, "seconds": seconds}
+                ngettext(
+                    "You are writing too fast: at most %(limit)d message in %(duration)s. Wait a moment.",
+                    "You are writing too fast: at most %(limit)d messages in %(duration)s. Wait a moment.",
+                    limit,
+                )
+                % {
+                    "limit": limit,
+                    "duration": ngettext("%(seconds)d second", "%(seconds)d seconds", seconds) % {"seconds": seconds},
+                }
             )
         message = ChatMessage.objects.create(session=session, author=user, text=text)
         transaction.on_commit(lambda: _tell_message(message, user))

@@ -45,7 +45,8 @@ def table_create(
     rules = get_game(game)
     low, high = seat_limits(rules)
     if not isinstance(seats, int) or not low <= seats <= high:
-        raise TableError(_("A table has %(low)d to %(high)d seats.") % {"low": low, "high": high})
+        message = ngettext("A table has %(low)d to %(high)d seat.", "A table has %(low)d to %(high)d seats.", high)
+        raise TableError(message % {"low": low, "high": high})
     try:
         parsed = rules.parse_options(options or {})
     except InvalidDeal as error:
