@@ -113,8 +113,9 @@ FEMKORT_TRICK_PAUSE_SECONDS = float(os.environ.get("FEMKORT_TRICK_PAUSE_SECONDS"
 # with no change and none of its people around before it closes on its own.
 FEMKORT_WAITING_TABLES_PER_HOST = int(os.environ.get("FEMKORT_WAITING_TABLES_PER_HOST", "3"))
 FEMKORT_WAITING_EXPIRE_SECONDS = float(os.environ.get("FEMKORT_WAITING_EXPIRE_SECONDS", str(30 * 60)))
-# Chat: at most this many messages per user in this many seconds (all tables together).
-FEMKORT_CHAT_RATE = (5, 10)
+# Chat: at most this many messages per user in this many seconds (all tables together),
+# "messages/seconds" in the environment.
+FEMKORT_CHAT_RATE = tuple(int(part) for part in os.environ.get("FEMKORT_CHAT_RATE", "5/10").split("/", 1))
 # Open websockets allowed: per signed-in user (all tables), per address for visitors not signed in.
 FEMKORT_SOCKETS_PER_USER = int(os.environ.get("FEMKORT_SOCKETS_PER_USER", "8"))
 FEMKORT_ANONYMOUS_SOCKETS_PER_IP = int(os.environ.get("FEMKORT_ANONYMOUS_SOCKETS_PER_IP", "16"))

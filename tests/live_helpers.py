@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -64,6 +66,19 @@ def table_now(session_id: int) -> tuple[GameSession, object]:
     session = GameSession.objects.get(pk=session_id)
     deal = session.deals.order_by("-number").first()
     return session, deal_state(deal) if deal else None
+
+
+async def table_when(session_id: int, test, timeout: float = 60) -> tuple[GameSession, object]:
+    """The table once ``test(session, state)`` holds: computers move on their own clock, so the
+    test waits for the move it means, however slowly a busy machine makes it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        session, state = await table_now(session_id)
+        if test(session, state):
+            return session, state
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the table never got there; it is at seq {session.seq}")
+        await asyncio.sleep(0.05)
 
 
 def hidden_from(state, seat: int | None) -> set[str]:

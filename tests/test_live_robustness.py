@@ -1,6 +1,5 @@
 """The live table under bad input, crashes and too many sockets: a message, never a ghost connection."""
 
-import asyncio
 import json
 import random
 from datetime import timedelta
@@ -16,7 +15,7 @@ from games.live import broadcast, drivers, sockets
 from games.live.consumer import TableConsumer
 from games.models import Connection, GameSession, Play
 from games.services import play as play_service
-from tests.live_helpers import connect, frame_seq, frames_until, next_message, table_now, view_where
+from tests.live_helpers import connect, frame_seq, frames_until, next_message, table_now, table_when, view_where
 from tests.test_live_table import start_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -199,12 +198,7 @@ async def test_an_overdue_computer_turn_is_played_by_the_sweep_with_nobody_conne
 
     session = await left_on_a_computers_turn()
     drivers.ensure_started()
-    for _ in range(100):
-        now, state = await table_now(session.pk)
-        if state.to_act == 0:
-            break
-        await asyncio.sleep(0.05)
-    assert state.to_act == 0
+    await table_when(session.pk, lambda _, state: state.to_act == 0)
     now = await database_sync_to_async(GameSession.objects.get)(pk=session.pk)  # table_now reads in two steps
     assert now.to_act == 0  # a person is to act: only the check whether they are still there is due
     assert now.due == now.turn_since + timedelta(seconds=settings.FEMKORT_AWAY_SECONDS)

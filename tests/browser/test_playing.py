@@ -133,7 +133,11 @@ def test_two_players_at_one_table_over_websockets_with_chat(player):
     bjorn.page.fill("#chat-text", "still there?")
     bjorn.page.keyboard.press("Enter")
     expect(bjorn.page.locator("#chat-log")).to_contain_text("still there?")
-    anna.page.wait_for_timeout(500)
+    # Anna's own line comes to her through the same socket, after Bjorn's: once it is there,
+    # his would have been too.
+    anna.page.fill("#chat-text", "after the muted line")
+    anna.page.keyboard.press("Enter")
+    expect(anna.page.locator("#chat-log")).to_contain_text("after the muted line")
     expect(anna.page.locator("#chat-log")).not_to_contain_text("still there?")
 
     play_together([anna, bjorn])
