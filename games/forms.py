@@ -2,7 +2,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import TrickGame
-from games.engine.base import looks_like_action
+from games.engine.game import looks_like_action
 from games.engine.options import Option, from_form
 from games.records import seat_limits
 

@@ -11,12 +11,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from games.engine.game import EVERYONE, HiddenCards, Match
+from games.engine.tricks.deal import winning_card
+from games.engine.tricks.views import HIDDEN_DISCARD, view_for
 
 from .cardnames import suit_name
 from .engine import get_game
-from .engine.base import Match, winning_card
 from .engine.records import public_record
-from .engine.views import EVERYONE, HIDDEN_DISCARD, HiddenCards, view_for
 from .models import Deal, GameSession, PeriodStanding, Seat, Standing
 from .records import deal_state
 from .selectors import CardView, card_view, say, say_count, trick_view

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.engine import Match, TrickGame, get_game
-from games.engine.base import REDEAL_YES, DealState
+from games.engine.tricks.deal import REDEAL_YES, DealState
 
 from .models import Deal, GameSession, Seat
 

@@ -18,25 +18,14 @@ from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from games.engine.game import EVERYONE, CardName, Match, SeatName, SuitName, Text
+from games.engine.game import Count as Amount
+from games.engine.tricks.deal import ACTION_WORDS, REDEAL_YES, DealState, Trick, playing_order, winning_card
+from games.engine.tricks.views import SeatView, view_for
 
 from .cardnames import card_face, card_label, card_short, suit_name
 from .engine import GAMES, IllegalPlay, TrickGame
-from .engine.base import (
-    ACTION_WORDS,
-    REDEAL_YES,
-    CardName,
-    DealState,
-    Match,
-    SeatName,
-    SuitName,
-    Text,
-    Trick,
-    playing_order,
-    winning_card,
-)
-from .engine.base import Count as Amount
 from .engine.cards import INDEX
-from .engine.views import EVERYONE, SeatView, view_for
 from .models import LEVEL_NAMES, PRESENCE_TIMEOUT, Connection, Deal, GameSession, Play, Seat
 from .records import deal_state, match_of, players_needed
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from games import services
-from games.engine.base import ACTION_WORDS
+from games.engine.tricks.deal import ACTION_WORDS
 from games.models import GameSession, Seat
 from games.records import deal_state
 

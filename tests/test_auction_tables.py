@@ -12,9 +12,9 @@ from django.utils import translation
 
 from games import services
 from games.engine import get_game
-from games.engine.base import ACTION_WORDS
 from games.engine.cards import INDEX
 from games.engine.records import replay
+from games.engine.tricks.deal import ACTION_WORDS
 from games.history import replay_at, session_export
 from games.models import Deal, GameSession, Seat, Standing
 from games.records import deal_state

@@ -16,8 +16,8 @@ from games.bots.solver import Solver
 from games.bots.strong import StrongPlayer
 from games.engine import FEMKORT, LETZTER_STICH
 from games.engine.cards import BIT, CARDS, INDEX, SUIT_MASK
-from games.engine.tricks import standing
-from games.engine.views import view_for
+from games.engine.tricks.masks import standing
+from games.engine.tricks.views import view_for
 from tests.engine_helpers import femkort_deal, play
 
 tables = st.one_of(

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from games.engine import FEMKORT, LETZTER_STICH, DealState
 from games.engine.cards import BIT, INDEX, SUITS
 from games.engine.records import record_of, replay
-from games.engine.tricks import NO_TRUMP, legal_mask
+from games.engine.tricks.masks import NO_TRUMP, legal_mask
 from tests.engine_helpers import play_out
 
 femkort_tables = st.fixed_dictionaries(

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from games.engine import EUCHRE, IllegalPlay, InvalidDeal
 from games.engine.euchre import power
-from games.engine.perft import perft_actions
 from games.engine.records import replay
+from games.engine.tricks.perft import perft_actions
 from tests.test_engine_cli import engine
 
 HANDS = [
@@ -136,7 +136,7 @@ def test_a_lone_defender_sits_their_partner_out_and_a_sitting_out_leader_passes_
 def test_scoring(alone, defender, makers, points):
     from dataclasses import replace
 
-    from games.engine.base import Trick
+    from games.engine.tricks.deal import Trick
 
     tricks = tuple(Trick(leader=0, cards=(), winner=0 if i < makers else 1) for i in range(5))
     done = replace(start(), contract=(0, "H", alone, defender), tricks=tricks, trick=None)
@@ -237,8 +237,9 @@ def test_the_command_line_replays_euchre_and_names_illegal_actions():
 
 def test_a_record_shows_no_hand_of_a_seat_that_sat_out_and_still_replays():
     """Seat 0 orders up and goes alone: seat 2 sits out, so its hand is never seen by anyone."""
+    from games.engine.game import EVERYONE
     from games.engine.records import public_record
-    from games.engine.views import EVERYONE, view_for
+    from games.engine.tricks.views import view_for
 
     state = run(start(), ["order", "discard:7D", "alone", "pass", "pass"])
     while not state.is_over:

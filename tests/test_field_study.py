@@ -5,7 +5,7 @@ import random
 from games.bots.knowledge import infer
 from games.bots.sampler import sample_world
 from games.engine import FEMKORT
-from games.engine.views import view_for
+from games.engine.tricks.views import view_for
 from tools.field_study import OpenHandStrong, agreement, ceiling
 
 

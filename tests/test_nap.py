@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.engine import NAP, IllegalPlay, InvalidDeal
-from games.engine.perft import perft_actions
 from games.engine.records import replay
+from games.engine.tricks.perft import perft_actions
 from tests.test_engine_cli import engine
 
 SPADES, HEARTS, CLUBS = ["AS", "KS", "QS", "JS", "TS"], ["2H", "3H", "4H", "5H", "6H"], ["2C", "3C", "4C", "5C", "6C"]
@@ -121,7 +121,7 @@ def test_a_void_seat_may_trump_and_the_trump_wins():
 def test_chips_settle_with_each_other_player_and_sum_to_zero(players, bid, taken, bidder_change):
     from dataclasses import replace
 
-    from games.engine.base import Trick
+    from games.engine.tricks.deal import Trick
 
     state = start(_hands(players), dealer=0)
     others = [seat for seat in state.seats if seat != 1]

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from games.engine import FEMKORT, LETZTER_STICH
-from games.engine.perft import perft, perft_plain
+from games.engine.tricks.perft import perft, perft_plain
 from tests.engine_helpers import femkort_deal, stich_deal
 
 ONE_SUIT_EACH = "AS,KS,QS,JS,TS/2H,3H,4H,5H,6H/2C,3C,4C,5C,6C/2D,3D,4D,5D,6D"

@@ -7,7 +7,7 @@ import pytest
 from django.utils import translation
 
 from games.engine import EUCHRE, GAMES
-from games.engine.base import Trick
+from games.engine.tricks.deal import Trick
 from games.selectors import game_list, say
 from tests.test_euchre import start
 

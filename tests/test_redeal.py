@@ -5,7 +5,7 @@ import random
 import pytest
 
 from games.engine import FEMKORT, InvalidDeal
-from games.engine.redeal import RedealPoll
+from games.engine.tricks.redeal import RedealPoll
 
 
 def table(**options):

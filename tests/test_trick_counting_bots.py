@@ -11,9 +11,9 @@ from games.bots.counting import knowledge, medium_action, play_out, world_state
 from games.bots.sampler import sample_world
 from games.bots.strong import StrongPlayer
 from games.engine import EUCHRE, NAP
-from games.engine.base import playing_order
 from games.engine.cards import BIT, from_mask
-from games.engine.views import view_for
+from games.engine.tricks.deal import playing_order
+from games.engine.tricks.views import view_for
 
 TABLES = [
     (NAP, 4, {}),

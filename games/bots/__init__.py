@@ -13,9 +13,9 @@ import random
 from typing import Protocol
 
 from games.engine import get_game
-from games.engine.base import REDEAL_NO, REDEAL_YES
 from games.engine.cards import RANKS, Card
-from games.engine.views import SeatView
+from games.engine.tricks.deal import REDEAL_NO, REDEAL_YES
+from games.engine.tricks.views import SeatView
 
 log = logging.getLogger(__name__)
 

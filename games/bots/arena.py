@@ -21,7 +21,7 @@ from math import sqrt
 from typing import Any
 
 from games.engine import get_game
-from games.engine.views import view_for
+from games.engine.tricks.views import view_for
 
 from . import ComputerPlayer, computer_player
 from .protocol import ExternalPlayer

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
 
-from games.engine.base import playing_order
 from games.engine.cards import INDEX, SUIT_MASK
-from games.engine.tricks import NO_TRUMP, follow_mask, standing
-from games.engine.views import SeatView
+from games.engine.tricks.deal import playing_order
+from games.engine.tricks.masks import NO_TRUMP, follow_mask, standing
+from games.engine.tricks.views import SeatView
 
 
 @lru_cache(maxsize=65536)

@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from games.engine import get_game
-from games.engine.base import playing_order
 from games.engine.cards import BIT, INDEX, SUIT_MASK
-from games.engine.tricks import NO_TRUMP, advance
-from games.engine.views import SeatView
+from games.engine.tricks.deal import playing_order
+from games.engine.tricks.masks import NO_TRUMP, advance
+from games.engine.tricks.views import SeatView
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,8 +15,8 @@ import subprocess
 import threading
 from typing import Any
 
-from games.engine.base import REDEAL_YES
-from games.engine.views import SeatView
+from games.engine.tricks.deal import REDEAL_YES
+from games.engine.tricks.views import SeatView
 
 
 def turn_message(view: SeatView) -> dict[str, Any]:

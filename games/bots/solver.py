@@ -8,7 +8,7 @@ searching seat. Counts are cached at trick boundaries, as in perft.
 
 from __future__ import annotations
 
-from games.engine.tricks import NO_TRUMP, advance, follow_mask, standing
+from games.engine.tricks.masks import NO_TRUMP, advance, follow_mask, standing
 
 
 class OutOfNodes(Exception):

@@ -9,10 +9,10 @@ import sys
 import time
 
 from . import FEMKORT, GAMES, InvalidDeal, NotationError
-from .base import DealState
 from .cards import parse_suit
-from .perft import perft, perft_actions
 from .records import IllegalRecordPlay, RecordError, replay
+from .tricks.deal import DealState
+from .tricks.perft import perft, perft_actions
 
 BENCH_DEALS = 200
 BENCH_DEPTH = 12

@@ -15,14 +15,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from .auction import AuctionGame
-from .base import CardName, Count, DealState, IllegalPlay, InvalidDeal, SeatName, SuitName, Text, Trick
 from .cards import BIT, Card, deck, parse_card
+from .game import CardName, Count, IllegalPlay, InvalidDeal, SeatName, SuitName, Text
 from .options import Option, gettext_noop, ngettext_noop
-from .views import HIDDEN_DISCARD
+from .tricks.auction import AuctionGame
+from .tricks.deal import DealState, Trick
+from .tricks.views import HIDDEN_DISCARD
 
 if TYPE_CHECKING:
-    from .views import SeatView
+    from .tricks.views import SeatView
 
 PASS, ORDER, ALONE, DEFEND = "pass", "order", "alone", "defend-alone"
 SAME_COLOUR = {"H": "D", "D": "H", "S": "C", "C": "S"}

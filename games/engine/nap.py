@@ -14,13 +14,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from .auction import AuctionGame
-from .base import Count, DealState, IllegalPlay, InvalidDeal, SeatName, Text, Trick
 from .cards import Card, deck
+from .game import Count, IllegalPlay, InvalidDeal, SeatName, Text
 from .options import Option, gettext_noop, ngettext_noop, pgettext_noop
+from .tricks.auction import AuctionGame
+from .tricks.deal import DealState, Trick
 
 if TYPE_CHECKING:
-    from .views import SeatView
+    from .tricks.views import SeatView
 
 PASS = "pass"
 LADDER = ("bid:1", "bid:2", "bid:3", "bid:4", "nap", "wellington", "blucher")

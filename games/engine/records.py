@@ -12,9 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import GAMES
-from .base import REDEAL_NO, REDEAL_YES, DealState, IllegalPlay, InvalidDeal
 from .cards import NotationError, parse_card, parse_suit
-from .views import HiddenCards, SeatView
+from .game import HiddenCards, IllegalPlay, InvalidDeal
+from .tricks.deal import REDEAL_NO, REDEAL_YES, DealState
+from .tricks.views import SeatView
 
 
 class RecordError(ValueError):

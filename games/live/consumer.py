@@ -33,7 +33,7 @@ from django.utils.translation import gettext as _
 from femkort_site.proxies import scope_client_address
 from games import services
 from games.chat_html import chat_html, chat_line_html
-from games.engine.base import looks_like_action
+from games.engine.game import looks_like_action
 from games.models import PRESENCE_TIMEOUT, ChatMute, Connection, GameSession, Seat, SocketOpening
 from games.selectors import table_view
 from games.services.locks import named_lock

@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from games import services
 from games.bots import decide
-from games.engine.views import SeatView
+from games.engine.tricks.views import SeatView
 from games.selectors import computer_view, overdue_tables
 
 from . import snapshots

@@ -15,9 +15,9 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games.bots import act, computer_player
 from games.engine import IllegalPlay, Match, get_game
-from games.engine.base import ACTION_WORDS, DealState
 from games.engine.cards import INDEX
-from games.engine.views import view_for
+from games.engine.tricks.deal import ACTION_WORDS, DealState
+from games.engine.tricks.views import view_for
 from games.live import snapshots
 from games.live.broadcast import announce
 from games.models import Deal, GameSession, Play, Seat

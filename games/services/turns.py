@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games.engine.base import DealState
+from games.engine.tricks.deal import DealState
 from games.live.broadcast import announce
 from games.models import PRESENCE_TIMEOUT, Connection, GameSession, Seat, ServerBeat
 from games.records import deal_state

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import DealState, IllegalPlay, TrickGame
+from ..game import IllegalPlay
+from .deal import DealState, TrickGame
 
 
 class AuctionGame(TrickGame):

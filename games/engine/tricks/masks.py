@@ -7,7 +7,7 @@ and the computer players all call them.
 
 from __future__ import annotations
 
-from .cards import SUIT_MASK
+from ..cards import SUIT_MASK
 
 NO_TRUMP = -1
 

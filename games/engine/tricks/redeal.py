@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from .base import DealState, InvalidDeal
+from ..game import InvalidDeal
+from .deal import DealState
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,14 +1,16 @@
-"""What one seat may know of a deal (boardgame.io's playerView): the only thing pages, frames and bots see."""
+"""What one seat may know of a trick deal: the trick library's own view, which its computer players
+read (the game protocol's ``View`` is built from it, in ``shown``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any
 
-from .base import REDEAL_YES, DealState, Trick, TrickGame, trump_index
-from .cards import CARDS, INDEX, Card
+from ..cards import CARDS, INDEX, Card
+from ..game import EVERYONE, HiddenCards, Viewer
+from .deal import REDEAL_YES, DealState, Trick, TrickGame, trump_index
+from .masks import trick_standing
 from .redeal import RedealPoll
-from .tricks import trick_standing
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +45,7 @@ class SeatView:
 
     @property
     def rules(self) -> TrickGame:
-        from . import GAMES
+        from .. import GAMES
 
         return GAMES[self.game]
 
@@ -71,12 +73,6 @@ class SeatView:
 
 
 HIDDEN_DISCARD = "discard"
-EVERYONE = "everyone"  # a viewer who may see every hand: only once the deal is over
-Viewer = int | None | Literal["everyone"]
-
-
-class HiddenCards(ValueError):
-    """Asked to show every hand of a deal that is not over."""
 
 
 def view_for(state: DealState, seat: Viewer, scores: tuple[int, ...] = ()) -> SeatView:

@@ -1,8 +1,9 @@
-"""The small interface every game implements, and the deal state they share.
+"""The trick library's deal: hands, an auction or a request for new cards, then tricks.
 
-A game is one module holding one ``TrickGame`` subclass and one match class:
+Nine of the ten games are trick games. Each is one module holding a ``TrickGame`` subclass
+and a match class; the subclass supplies its deck, packets, options, scoring and words, and
+overrides only what its tricks do differently:
 
-- ``name``, ``min_players``, ``max_players``, ``packets`` (cards per round of dealing);
 - ``parse_options(raw)`` -> the game's frozen options (validated, with defaults);
 - ``deck(players)`` -> the cards in play for that many players;
 - ``overtake(options)`` and ``trump_suit(options, dealt, dealer)``: the table's trick rules;
@@ -11,105 +12,29 @@ A game is one module holding one ``TrickGame`` subclass and one match class:
 - ``new_match(players, options, rng)`` -> a ``Match``: ``deal(rng)``, ``settle(deal)``,
   ``finished``, ``winners`` and ``scores``.
 
-Everything else (dealing, playing a card, errors naming the rule broken, the deal
-result) is shared here, so the web layer, bots and tools use only this surface and
-a new game such as Nap or Euchre is one new module registered in ``GAMES``.
+Dealing, playing a card, refusals naming the rule broken, the deal result and the game
+protocol's view (``games.engine.tricks.shown``) are shared here.
 """
 
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from .cards import BIT, CARDS, INDEX, SUITS, Card, from_mask, parse_card
-from .options import Option, gettext_noop
+from ..cards import BIT, CARDS, INDEX, SUITS, Card, from_mask, parse_card
+from ..game import Count, Game, IllegalPlay, InvalidDeal, Match, SeatName, Text
+from ..options import Option, gettext_noop
 
 if TYPE_CHECKING:
     from .redeal import RedealPoll
     from .views import SeatView
-from .tricks import NO_TRUMP, legal_mask, trick_standing
+from .masks import NO_TRUMP, legal_mask, trick_standing
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 REDEAL_YES, REDEAL_NO = "redeal:yes", "redeal:no"  # ask for (or agree to) new cards; refuse
 ACTION_WORDS = (REDEAL_YES, REDEAL_NO)  # the words the games here take, besides cards
-# What an action may look like at all: a card, or a word with perhaps a card or suit after a colon
-# ("pass", "defend-alone", "bid:3", "call:H", "discard:9C"). Whether it is legal is the game's say.
-ACTION_SHAPE = re.compile(r"[a-z]+(?:-[a-z]+)*(?::[0-9A-Za-z]{1,3})?")
-
-
-def looks_like_action(action: object) -> bool:
-    """Could ``action`` be an action of some game (a card or an action word)? Cheap, for the edges."""
-    return isinstance(action, str) and len(action) <= 20 and (action in INDEX or bool(ACTION_SHAPE.fullmatch(action)))
-
-
-@dataclass(frozen=True, slots=True)
-class Text:
-    """A sentence for the site to translate (an English message id) and fill with ``params``."""
-
-    message: str
-    params: tuple[tuple[str, Any], ...] = ()
-    context: str = ""  # the message's context, where the same words mean two things
-
-
-@dataclass(frozen=True, slots=True)
-class SeatName:
-    """A seat as a sentence's parameter: the site puts that seat's player's name in."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class CardName:
-    """A card as a sentence's parameter (the site writes it short: "J♥")."""
-
-    card: str
-
-
-@dataclass(frozen=True, slots=True)
-class SuitName:
-    """A suit as a sentence's parameter (the site writes its name: "hearts")."""
-
-    suit: str
-
-
-@dataclass(frozen=True, slots=True)
-class Count:
-    """A number with its unit, in singular and plural message ids (``%(count)d chip`` / ``chips``)."""
-
-    count: int
-    singular: str
-    plural: str
-
-
-class IllegalPlay(ValueError):
-    """A card that the rules forbid; ``rule`` names which rule, ``legal`` what was allowed."""
-
-    def __init__(
-        self,
-        rule: str,
-        message: str,
-        *,
-        seat: int | None,
-        card: Card,
-        legal: list[Card],
-        bar: Card | None = None,
-        suit: str | None = None,
-    ):
-        super().__init__(message)
-        self.rule = rule
-        self.bar = bar
-        self.suit = suit  # the suit to follow, where a card may follow a suit not its own (a bower)
-        self.message = message
-        self.seat = seat
-        self.card = card
-        self.legal = legal
-
-
-class InvalidDeal(ValueError):
-    """Hands, dealer or options that cannot start a deal of this game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +68,7 @@ class DealState:
 
     @property
     def rules(self) -> TrickGame:
-        from . import GAMES
+        from .. import GAMES
 
         return GAMES[self.game]
 
@@ -246,31 +171,7 @@ def winning_card(seats: Sequence[int], trick: Trick) -> Card:
     return trick.cards[playing_order(seats, trick.leader).index(trick.winner)]
 
 
-class Match(Protocol):
-    """A session of deals: who deals next, who takes part, and when it is over."""
-
-    players: int
-    dealer: int
-
-    @property
-    def finished(self) -> bool: ...
-
-    @property
-    def winners(self) -> tuple[int, ...]: ...
-
-    @property
-    def scores(self) -> tuple[int, ...]: ...
-
-    def deal(self, rng: random.Random) -> DealState: ...
-
-    def settle(self, deal: DealState) -> Match: ...
-
-    def to_record(self) -> dict[str, Any]:
-        """The session so far as plain JSON (the game reads it back with ``match_from_record``)."""
-        ...
-
-
-class TrickGame:
+class TrickGame(Game):
     """Shared machinery of a last-trick game; subclasses supply deck, packets, options, scoring.
 
     What the site shows of a game also comes from here, as English message ids with

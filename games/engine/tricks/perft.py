@@ -10,9 +10,9 @@ through ``DealState.play`` and is the slow, obvious cross-check.
 
 from __future__ import annotations
 
-from .base import DealState
-from .cards import SUITS
-from .tricks import NO_TRUMP, advance, follow_mask
+from ..cards import SUITS
+from .deal import DealState
+from .masks import NO_TRUMP, advance, follow_mask
 
 
 def perft(state: DealState, depth: int, *, cache: bool = True) -> int:
