@@ -1,10 +1,9 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.engine import TrickGame
-from games.engine.game import looks_like_action
+from games.engine.game import Game, looks_like_action
 from games.engine.options import Option, from_form
-from games.records import seat_limits
+from games.records import seat_choices
 
 
 class TableForm(forms.Form):
@@ -26,20 +25,26 @@ class TableForm(forms.Form):
         help_text=_("When it runs out, a computer plays for that player until they take their seat back."),
     )
 
-    def __init__(self, rules: TrickGame, *args, **kwargs):
+    def __init__(self, rules: Game, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.rules = rules
         self.fields["game"].initial = rules.name
-        low, high = seat_limits(rules)
+        choices = seat_choices(rules)
+        low, high = choices[0], choices[-1]
         # A game for one number of players only (Euchre: four) has nothing to choose: the page says how many.
         self.fixed_seats = low if low == high else None
-        seats = forms.IntegerField(
-            label=_("Seats"),
-            min_value=low,
-            max_value=high,
-            initial=min(max(4, low), high),
-            widget=forms.HiddenInput if self.fixed_seats else None,
-        )
+        if len(choices) == high - low + 1:
+            seats = forms.IntegerField(
+                label=_("Seats"),
+                min_value=low,
+                max_value=high,
+                initial=min(max(4, low), high),
+                widget=forms.HiddenInput if self.fixed_seats else None,
+            )
+        else:  # some table sizes only (2, 4 or 6): offer just those
+            seats = forms.TypedChoiceField(
+                label=_("Seats"), choices=[(n, str(n)) for n in choices], coerce=int, initial=choices[0]
+            )
         fields = {"game": self.fields.pop("game"), "seats": seats}
         fields |= {option.name: _field(option) for option in rules.options_schema}
         fields["turn_seconds"] = self.fields.pop("turn_seconds")

@@ -38,7 +38,7 @@ def test_changelist_and_change_pages_load(admin_client, session, model, django_u
 def test_deals_and_plays_are_read_only_and_show_full_hands(admin_client, session):
     deal = Deal.objects.first()
     page = admin_client.get(reverse("admin:games_deal_change", args=[deal.pk]))
-    assert deal.hands[0][0] in page.text
+    assert deal.setup["hands"][0][0] in page.text
     assert '<input type="submit" value="Save"' not in page.text
     play = Play.objects.first()
     original = play.action

@@ -76,8 +76,14 @@ def test_the_turn_message_follows_the_protocol(tmp_path):
         "actions",
         "calls",
         "upcard",
+        "seats",
+        "areas",
     }
     assert first["type"] == "turn"
+    counts = [seat["in_hand"] for seat in first["seats"]]  # the view's seats: counts, never cards
+    assert counts[first["seat"]] == len(first["hand"]) == 8
+    assert set(counts) <= {7, 8}
+    assert {area["kind"] for area in turns[1]["areas"]} <= {"trick"}
     assert first["game"] == "letzter-stich"
     assert first["players"] == 3
     assert len(first["hand"]) == 8

@@ -67,7 +67,7 @@ def test_same_seed_same_deal_and_every_player_gets_five(players):
 
 def test_a_hand_dealt_twice_is_refused():
     with pytest.raises(InvalidDeal, match="dealt twice"):
-        FEMKORT.start(
+        FEMKORT.start_hands(
             dealt=[["AS", "KS", "QS", "JS", "TS"], ["AS", "2H", "3H", "4H", "5H"], ["2C", "3C", "4C", "5C", "6C"]],
             dealer=0,
             options=FEMKORT.parse_options(None),
@@ -77,10 +77,10 @@ def test_a_hand_dealt_twice_is_refused():
 def test_wrong_hand_size_and_foreign_card_are_refused():
     options = LETZTER_STICH.parse_options(None)
     with pytest.raises(InvalidDeal, match="holds 4 cards"):
-        FEMKORT.start(dealt=[["AS", "KS", "QS", "JS"]] * 3, dealer=0, options=FEMKORT.parse_options(None))
+        FEMKORT.start_hands(dealt=[["AS", "KS", "QS", "JS"]] * 3, dealer=0, options=FEMKORT.parse_options(None))
     hands = [["2S", *LETZTER_STICH.deck(3)[1:8]], list(LETZTER_STICH.deck(3)[8:16]), list(LETZTER_STICH.deck(3)[16:])]
     with pytest.raises(InvalidDeal, match="not in the letzter-stich deck"):
-        LETZTER_STICH.start(dealt=hands, dealer=0, options=options)
+        LETZTER_STICH.start_hands(dealt=hands, dealer=0, options=options)
 
 
 @pytest.mark.parametrize("text", ["1S", "AX", "", "10H", None, 7])

@@ -149,7 +149,8 @@ def test_bench_prints_leaves_per_second():
 
 
 def test_engine_imports_without_django():
-    code = "import sys, games.engine, games.engine.records, games.engine.tricks.perft; assert 'django' not in sys.modules"
+    code = "import sys, games.engine, games.engine.records, games.engine.tricks.perft"
+    code += "; assert 'django' not in sys.modules"
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
 

@@ -22,7 +22,7 @@ HANDS = [
 
 
 def start(hands=HANDS, dealer=3, upcard="TH", **options):
-    return EUCHRE.start(dealt=hands, dealer=dealer, options=EUCHRE.parse_options(options), upcard=upcard)
+    return EUCHRE.start_hands(dealt=hands, dealer=dealer, options=EUCHRE.parse_options(options), upcard=upcard)
 
 
 def run(state, actions):

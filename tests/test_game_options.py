@@ -226,12 +226,12 @@ def test_a_taken_trick_stays_on_show_with_who_took_it(players, settings):
         state = deal_state(session.deals.get())
     view = table_view(table_snapshot(session.pk), None)
     taker = state.tricks[0].winner
-    assert view.trick_taken == f"{Seat.objects.get(session=session, position=taker).name} takes the trick."
-    assert [c.card for c in view.trick] == list(state.tricks[0].cards)
-    assert sum(c.won for c in view.trick) == 1
+    assert view.trick.note == f"{Seat.objects.get(session=session, position=taker).name} takes the trick."
+    assert [c.card for c in view.trick.cards] == list(state.tricks[0].cards)
+    assert sum(c.won for c in view.trick.cards) == 1
     user = Seat.objects.get(session=session, position=state.to_act).user
     session = services.card_play(session_id=session.pk, user=user, card=state.legal_cards()[0], seen_seq=session.seq)
-    assert table_view(table_snapshot(session.pk), None).trick_taken == ""  # the next lead replaces it
+    assert table_view(table_snapshot(session.pk), None).trick.note == ""  # the next lead replaces it
 
 
 def test_a_computer_leading_waits_for_the_trick_pause(players, settings):

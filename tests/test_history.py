@@ -91,7 +91,7 @@ def test_replay_shows_every_hand_of_a_finished_deal(client, players):
     deal = session.deals.first()
     start = client.get(reverse("deal_replay", args=[deal.pk]), {"step": 0}).text
     shown = set(re.findall(r'data-card="(..)"', start))
-    assert shown == {card for hand in deal.hands for card in hand}
+    assert shown == {card for hand in deal.setup["hands"] for card in hand}
     middle = client.get(reverse("deal_replay", args=[deal.pk]), {"step": 4})
     assert "move 4 of 15" in middle.text
     assert client.get(reverse("deal_replay", args=[deal.pk]), {"step": "x"}).status_code == 200
@@ -106,7 +106,7 @@ def test_a_deal_in_progress_cannot_be_replayed_or_exported(client, players):
     for name in ("deal_replay", "deal_export"):
         response = client.get(reverse(name, args=[deal.pk]))
         assert response.status_code == 404
-        hidden = {card for hand in deal.hands for card in hand}
+        hidden = {card for hand in deal.setup["hands"] for card in hand}
         assert not set(re.findall(r"\b([2-9TJQKA][SHDC])\b", response.text)) & hidden
     assert client.get(reverse("session_export", args=[session.pk])).json() == []
 
@@ -210,9 +210,9 @@ def test_a_replay_shows_trump_once_made_and_the_upcard(client, players):
     assert before.upcard.card == state.upcard
     end = history.replay_at(deal, total)
     assert end.upcard.card == state.upcard
-    assert end.trump == {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[state.trump]
+    assert end.trump == "Trump: " + {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[state.trump]
     page = client.get(reverse("deal_replay", args=[deal.pk]), {"step": total}).text
-    assert f"Trump: {end.trump}" in page
+    assert end.trump in page
     assert re.search(rf'Upcard: <span class="card small[^"]*" data-card="{state.upcard}"', page)
 
 

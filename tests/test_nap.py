@@ -16,7 +16,7 @@ SPADES, HEARTS, CLUBS = ["AS", "KS", "QS", "JS", "TS"], ["2H", "3H", "4H", "5H",
 
 
 def start(hands, dealer=0, **options):
-    return NAP.start(dealt=hands, dealer=dealer, options=NAP.parse_options(options))
+    return NAP.start_hands(dealt=hands, dealer=dealer, options=NAP.parse_options(options))
 
 
 def run(state, actions):

@@ -49,7 +49,7 @@ def test_overtaking_lapses_once_the_trick_is_trumped():
     # Spades trump: after seat 1 trumps (2 ways) seat 2 may play either heart;
     # after a club discard (3 ways) seat 2 must still overtake. 2H: 2*2 + 3*2; others: 2*2 + 3*1.
     state = femkort_deal(OVERTAKE_HANDS, dealer=2)
-    trumped = FEMKORT.start(dealt=state.dealt, dealer=2, options=state.options, trump="S")
+    trumped = FEMKORT.start_hands(dealt=state.dealt, dealer=2, options=state.options, trump="S")
     assert perft(trumped, 3) == 10 + 4 * 7
 
 

@@ -85,7 +85,7 @@ def test_everyone_agrees_and_the_same_dealer_deals_again(players, client):
     html = table_html(table_view(table_snapshot(session.pk), asker))
     assert "Ask for new cards" in html
     session = services.card_play(session_id=session.pk, user=asker, card="redeal:yes", seen_seq=session.seq)
-    answering = table_view(table_snapshot(session.pk), None).header.poll
+    answering = " ".join(table_view(table_snapshot(session.pk), None).header.notices)
     assert "asks for new cards" in answering
     while deal_state(Deal.objects.get(pk=first.pk)).poll_open:
         voter = Seat.objects.get(session=session, position=deal_state(first).to_act).user
@@ -111,7 +111,7 @@ def test_one_refusal_and_play_goes_on(players):
     assert not state.poll_open
     assert not state.redealt
     assert state.legal_cards()
-    assert "play goes on" in table_view(table_snapshot(session.pk), None).header.poll
+    assert "play goes on" in " ".join(table_view(table_snapshot(session.pk), None).header.notices)
     with pytest.raises(services.TableError) as again:
         services.card_play(session_id=session.pk, user=players[2], card="redeal:yes", seen_seq=session.seq)
     assert "only once" in again.value.message

@@ -106,8 +106,8 @@ def test_start_deals_five_cards_each_from_a_random_dealer(players):
     session = started(players)
     deal = Deal.objects.get(session=session)
     assert deal.number == 1
-    assert all(len(hand) == 5 for hand in deal.hands)
-    assert len({card for hand in deal.hands for card in hand}) == 15
+    assert all(len(hand) == 5 for hand in deal.setup["hands"])
+    assert len({card for hand in deal.setup["hands"] for card in hand}) == 15
     assert session.match["dealer"] == deal.dealer
 
 
@@ -192,7 +192,9 @@ def test_a_session_ends_at_exactly_three_wins_with_the_right_winner(players):
     for deal in deals:
         assert deal_state(deal).winner == deal.winner
     with pytest.raises(services.TableError) as over:
-        services.card_play(session_id=session.pk, user=players[0], card=deals[-1].hands[0][0], seen_seq=session.seq)
+        services.card_play(
+            session_id=session.pk, user=players[0], card=deals[-1].setup["hands"][0][0], seen_seq=session.seq
+        )
     assert over.value.code == "not_playing"
 
 

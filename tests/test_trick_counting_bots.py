@@ -99,7 +99,9 @@ def test_the_full_strength_strong_player_decides_only_from_the_view_and_repeats_
 
 
 def nap_at_bid(hands, dealer=3, options=None, bids=()):
-    state = NAP.start(dealt=[h.split(",") for h in hands], dealer=dealer, options=NAP.parse_options(options or {}))
+    state = NAP.start_hands(
+        dealt=[h.split(",") for h in hands], dealer=dealer, options=NAP.parse_options(options or {})
+    )
     for bid in bids:
         state = state.apply(bid)
     return state
@@ -145,7 +147,7 @@ def test_nap_medium_defender_does_not_overtake_a_fellow_defender():
 
 
 def euchre_at(hands, upcard, dealer=3, calls=(), options=None):
-    state = EUCHRE.start(
+    state = EUCHRE.start_hands(
         dealt=[h.split(",") for h in hands], dealer=dealer, options=EUCHRE.parse_options(options or {}), upcard=upcard
     )
     for call in calls:

@@ -1,9 +1,15 @@
-"""Computer players: pure Python, no Django. Each one sees only a ``SeatView`` and returns a card.
+"""Computer players: pure Python, no Django. A seat's computer sees only that seat's ``View``.
 
-Levels: ``easy`` plays a random legal card (or action), ``medium`` follows rules of thumb,
-``strong`` samples the hidden hands from what it can infer and searches them. Games whose
-score counts tricks against a contract (``bots_count_tricks``: Nap, Euchre) are played by ``counting``, through
-the game's hooks; the last-trick games (Femkort, Letzter Stich) by the rest.
+``seat_player(game, level)`` is the one way in: a game may bring its own players (the trick
+games do, through ``TrickGame.computer``), and any other game gets the generic ones
+(``generic``), which play through the game protocol alone. Levels: ``easy`` plays a random
+legal action, ``medium`` and ``strong`` look ahead, more or less far.
+
+The trick games' own players see the trick library's ``SeatView`` (``View.detail``): ``easy``
+plays a random legal card, ``medium`` follows rules of thumb, ``strong`` samples the hidden
+hands from what it can infer and searches them. Games whose score counts tricks against a
+contract (``bots_count_tricks``: Nap, Euchre) are played by ``counting``, through the game's
+hooks; the last-trick games (Femkort, Letzter Stich) by the rest.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from typing import Protocol
 
 from games.engine import get_game
 from games.engine.cards import RANKS, Card
+from games.engine.game import View
 from games.engine.tricks.deal import REDEAL_NO, REDEAL_YES
 from games.engine.tricks.views import SeatView
 
@@ -51,9 +58,45 @@ def computer_player(kind: str, rng: random.Random | None = None) -> ComputerPlay
     return levels[kind](rng)
 
 
-def decide(kind: str, view: SeatView) -> str:
-    """One decision with a fresh system-random source: what a worker process runs for the live site."""
-    return act(computer_player(kind, random.SystemRandom()), view)
+class SeatPlayer(Protocol):
+    def choose(self, view: View) -> str: ...
+
+
+def seat_player(game: str, kind: str, rng: random.Random | None = None) -> SeatPlayer:
+    """A computer for a seat of ``game`` at level ``kind``: the game's own, or the generic one."""
+    if kind not in LEVELS:
+        raise ValueError(f"unknown computer player {kind!r}; known: {', '.join(LEVELS)}")
+    rng = rng or random.SystemRandom()
+    own = get_game(game).computer(kind, rng)
+    if own is not None:
+        return own
+    from .generic import generic_player
+
+    return generic_player(kind, rng)
+
+
+def decide(kind: str, view: View, rng: random.Random | None = None) -> str:
+    """One decision (by default with a fresh system-random source): what a worker process runs
+    for the live site. It always answers with a legal action: a computer's mistake must never
+    stall a table."""
+    try:
+        return seat_player(view.game, kind, rng).choose(view)
+    except Exception:
+        log.exception("computer player %s failed at %s; playing a random legal action", kind, view.game)
+        from .generic import legal
+
+        actions = legal(view)
+        return random.Random(repr(actions)).choice(actions)
+
+
+class TrickSeat:
+    """A trick game's own player at a seat: it reads the trick library's view (``View.detail``)."""
+
+    def __init__(self, player: ComputerPlayer):
+        self.player = player
+
+    def choose(self, view: View) -> str:
+        return act(self.player, view.detail)
 
 
 def act(player: ComputerPlayer, view: SeatView) -> str:

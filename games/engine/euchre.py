@@ -160,9 +160,9 @@ class Euchre(AuctionGame):
                 seat = (dealer + step) % players
                 dealt[seat].extend(cards[:packet])
                 del cards[:packet]
-        return self.start(dealt=dealt, dealer=dealer, options=options, upcard=cards[0])
+        return self.start_hands(dealt=dealt, dealer=dealer, options=options, upcard=cards[0])
 
-    def start(
+    def start_hands(
         self,
         *,
         dealt: Sequence[Sequence[Card]],
@@ -183,7 +183,7 @@ class Euchre(AuctionGame):
         if any(upcard in hand for hand in dealt):
             raise InvalidDeal(f"the upcard {upcard} is also in a hand")
         # An empty hand is one nobody saw: a record shows no hand of a seat that sat the deal out.
-        state = super().start(dealt=dealt, dealer=dealer, options=options, seats=range(4))
+        state = super().start_hands(dealt=dealt, dealer=dealer, options=options, seats=range(4))
         return replace(state, trick=None, upcard=upcard)
 
     # -- making trump ------------------------------------------------------------
@@ -334,7 +334,7 @@ class Euchre(AuctionGame):
 
     # -- words for the table --------------------------------------------------------
 
-    def teams(self, players: int) -> tuple[tuple[int, ...], ...]:
+    def sides(self, players: int, options: Any = None) -> tuple[tuple[int, ...], ...]:
         return TEAMS
 
     def action_text(self, action: str, view: SeatView) -> tuple[Text, Text | None]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Protocol
 
 from .cards import INDEX, Card
@@ -174,6 +174,7 @@ class SeatShown:
     face_up: tuple[Card, ...] = ()  # cards of its hand turned face up (a trump card shown)
     played: tuple[Shown, ...] = ()  # cards it has put down this deal, in front of it
     tally: tuple[Count, ...] = ()  # what it has taken this deal, where that counts ("2 tricks taken")
+    cards: tuple[Card, ...] = ()  # its hand itself: only in a view for everyone, once the deal is over
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +208,10 @@ class View:
     prompt: Text | None = None  # what the viewer is to do now, or whom everyone waits for
     refusal: Text | None = None  # why a card of the hand is refused now, said when one is tried
     fresh: bool = True  # nothing of this deal is settled yet: the last deal's end may stay on show
+    # For the table's pace: someone besides the seat to act may still act (ask for new cards), or
+    # something was just settled that people should see (a trick taken): a computer waits a moment.
+    others_may_act: bool = False
+    just_settled: bool = False
     over: bool = False
     result: Text | None = None  # what the finished deal meant (``%(number)d`` is the site's)
     detail: Any = None  # the game's own view for its own computer players (same knowledge)
@@ -230,7 +235,7 @@ class Outcome:
 
     values: tuple[float, ...]  # per seat, in the game's own currency, what computers maximise
     winners: tuple[int, ...] = ()  # the seats that won the deal (none: thrown in, dealt again)
-    record: Mapping[str, Any] = field(default_factory=dict)  # the result as JSON (``replay`` prints it)
+    again: bool = False  # dealt again unplayed (everyone agreed): the match is unchanged, the same dealer deals
 
 
 # -- states, matches, games -------------------------------------------------------------
@@ -261,6 +266,17 @@ class State(Protocol):
 
     def outcome(self) -> Outcome:
         """Only once ``is_over``."""
+        ...
+
+    def replay(self, actions: Sequence[tuple[int | None, str]]) -> tuple[View, ...]:
+        """The deal ``actions`` (seat, action; as stored) lead to from this, its first state, step
+        by step as everyone may see it once it is over: a view before the first action and one
+        after each. ``HiddenCards`` unless the actions finish the deal."""
+        ...
+
+    def public_record(self) -> dict[str, Any]:
+        """The finished deal as a record anyone may download (``python -m games.engine replay``
+        plays it back): nothing in it that nobody saw."""
         ...
 
 
@@ -301,6 +317,16 @@ class Game:
     seat_counts: ClassVar[frozenset[int]]  # the table sizes the game is played at
     options_schema: ClassVar[tuple[Option, ...]] = ()
     on_site: ClassVar[bool] = True  # offered in the lobby (a game may live in the engine first)
+    # For the arena: a deal is worth more or less than won or lost (chips, points), so it reports
+    # each seat's value too; and whether its rate counts deals lost (a game of avoiding something).
+    deal_values: ClassVar[bool] = True
+    score_counts_losses: ClassVar[bool] = False
+    # The leaderboard counts deals won: a deal's single winner is a seat that won it.
+    counts_deals_won: ClassVar[bool] = True
+
+    def deal_score(self, state: State, seat: int) -> float:
+        """How well a finished deal went for ``seat`` on its own terms (the arena's rate): 1 for a deal won."""
+        return float(seat in state.outcome().winners)
 
     def parse_options(self, raw: Mapping[str, Any] | None) -> Any:
         raise NotImplementedError
@@ -353,6 +379,10 @@ class Game:
     def ranking(self, match: Match) -> tuple[float, ...]:
         """Each seat's final standing, higher is better, equal values tie: what ratings are moved by."""
         return tuple(float(score) for score in match.scores)
+
+    def record_context(self, match: Match) -> dict[str, Any]:
+        """What a deal's record carries of the session before the deal (tokens and pot)."""
+        return {}
 
     def resample(self, view: View, rng: random.Random) -> State:
         """A whole state the viewer of ``view`` cannot tell from the true one (hidden cards dealt

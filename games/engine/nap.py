@@ -99,7 +99,7 @@ class Nap(AuctionGame):
 
     # -- the auction ---------------------------------------------------------------
 
-    def start(
+    def start_hands(
         self,
         *,
         dealt: Sequence[Sequence[Card]],
@@ -111,7 +111,7 @@ class Nap(AuctionGame):
         """The deal before its first bid: no trick yet (the highest bidder leads it)."""
         if trump is not None:
             raise InvalidDeal("in nap the bidder's first card names trump")
-        return replace(super().start(dealt=dealt, dealer=dealer, options=options, upcard=upcard), trick=None)
+        return replace(super().start_hands(dealt=dealt, dealer=dealer, options=options, upcard=upcard), trick=None)
 
     def auction_to_act(self, state: DealState) -> int | None:
         bids = len(state.calls)

@@ -75,12 +75,16 @@ class Player:
         self.page.locator("form.start button[type=submit]").click()
         expect(self.page.locator(".felt")).to_be_visible()
 
-    def sit_at(self, url: str, position: int | None = None) -> None:
+    def sit_at(self, url: str, position: int | None = None, *, host: Player | None = None) -> None:
+        """Take a seat at ``url``; with ``host``, also wait until the host's page shows it taken
+        (else the host may pick that seat for a computer from a page that does not know yet)."""
         self.page.goto(url)
         self.live()
         seat = ".seat.empty" if position is None else f'.seat.empty[data-seat="{position}"]'
         self.page.locator(f"{seat} form:not(.add-computer) button[type=submit]").first.click()
         expect(self.page.locator(f".seat:has-text('{self.name}')")).to_be_visible()
+        if host is not None:
+            expect(host.page.locator(f".seat:has-text('{self.name}')")).to_be_visible()
 
     def wait_for_turn(self, timeout: int = WAIT_MS) -> None:
         self.page.wait_for_selector("#table[data-my-turn]", timeout=timeout)

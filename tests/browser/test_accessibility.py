@@ -91,7 +91,7 @@ def test_a_russian_and_a_swedish_browser_at_one_table_each_see_their_own_languag
     anna = player(locale="ru-RU")
     url = anna.open_table(seats=3, target="1")
     bjorn = player(DESKTOP, locale="sv-SE")
-    bjorn.sit_at(url)
+    bjorn.sit_at(url, host=anna)
     anna.add_computers(1)
     anna.start()
     texts = {}

@@ -59,7 +59,7 @@ def test_nap_for_four_against_three_computers(player):
 def test_euchre_with_a_friend_as_partner_against_two_computers(player):
     anna, bo = player(), player()
     url = anna.open_table(game="euchre", seats=4)
-    bo.sit_at(url, position=2)
+    bo.sit_at(url, position=2, host=anna)
     anna.add_computers(2)
     anna.start()
     seen = {"partner": False, "upcard": False, "sitting_out": False}

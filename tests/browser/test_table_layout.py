@@ -171,6 +171,17 @@ def _at_my_decision(player, game: str, viewport: dict, locale: str = "en-GB"):
     return me
 
 
+def box_of(page, selector: str) -> dict:
+    """Where ``selector`` is on screen. A push may swap the table in just as it is measured (the
+    old element is gone, the new one not yet laid out): then wait for it to be shown again."""
+    for _ in range(20):
+        expect(page.locator(selector)).to_be_visible()
+        box = page.locator(selector).bounding_box()
+        if box is not None:
+            return box
+    raise AssertionError(f"{selector} never stayed on screen long enough to be measured")
+
+
 def _my_seat(page) -> str:
     return f'.felt .seat[data-seat="{page.locator("#table").get_attribute("data-me")}"]'
 
@@ -196,7 +207,7 @@ def test_the_bar_never_covers_a_seat_or_your_clock(player, game, viewport, local
     if SHOTS and locale == "en-GB":
         moment = {"nap": "bid", "euchre": "call", "letzter-stich": "hand"}[game]
         page.screenshot(path=str(Path(SHOTS) / f"{game}-{moment}-{label}.png"))
-    dock = page.locator(".dock").bounding_box()
+    dock = box_of(page, ".dock")
     assert dock["height"] <= viewport["height"] * 0.3, dock  # a bar, not half the screen
     assert in_view(page, ".felt .seat, .prompt, .choices button, .hand button.card") == []
     assert below_the_dock(page) == []

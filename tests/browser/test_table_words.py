@@ -49,7 +49,7 @@ def test_chat_out_of_sight_counts_unread_lines(player):
     anna = player({"width": 390, "height": 640})  # a phone with its browser's bars: the chat is further down
     url = anna.open_table(seats=3, target="1")
     bo = player()
-    bo.sit_at(url)
+    bo.sit_at(url, host=anna)
     anna.add_computers(1)
     anna.start()
     page = anna.page

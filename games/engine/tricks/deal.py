@@ -23,8 +23,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..cards import BIT, CARDS, INDEX, SUITS, Card, from_mask, parse_card
-from ..game import Count, Game, IllegalPlay, InvalidDeal, Match, SeatName, Text
+from ..cards import BIT, CARDS, INDEX, SUITS, Card, NotationError, from_mask, parse_card, parse_suit
+from ..game import EVERYONE, Count, Game, IllegalPlay, InvalidDeal, Match, Outcome, SeatName, Text, View, Viewer
 from ..options import Option, gettext_noop
 
 if TYPE_CHECKING:
@@ -156,8 +156,44 @@ class DealState:
 
     def apply(self, action: str, seat: int | None = None) -> DealState:
         """Take ``action`` for the seat to act (or ``seat``, which must be it): a new state, or
-        ``IllegalPlay`` naming the rule broken."""
-        return self.rules.apply(self, action, seat)
+        ``IllegalPlay`` naming the rule broken, with the sentence a player reads."""
+        try:
+            return self.rules.apply(self, action, seat)
+        except IllegalPlay as error:
+            if error.text is None:
+                from .refusals import refusal_text
+
+                error.text = refusal_text(error)
+            raise
+
+    def view(self, viewer: Viewer, scores: tuple[int, ...] = ()) -> View:
+        """What ``viewer`` may know of the deal (the game protocol's view)."""
+        from .shown import deal_view
+
+        return deal_view(self, viewer, scores)
+
+    def outcome(self) -> Outcome:
+        """What the finished deal meant: each seat's value, who won it, and its record's result."""
+        if not self.is_over:
+            raise ValueError("a deal has an outcome only once it is over")
+        rules = self.rules
+        winners = () if self.redealt or self.thrown_in or self.winner is None else (self.winner,)
+        return Outcome(
+            values=tuple(rules.bot_value(self, seat) for seat in range(self.players)),
+            winners=winners,
+            again=self.redealt,
+        )
+
+    def replay(self, actions: Sequence[tuple[int | None, str]]) -> tuple[View, ...]:
+        from .shown import replay_views
+
+        return replay_views(self, actions)
+
+    def public_record(self) -> dict[str, Any]:
+        from ..records import public_record
+        from .views import view_for
+
+        return public_record(view_for(self, EVERYONE))
 
 
 def playing_order(seats: Sequence[int], leader: int) -> tuple[int, ...]:
@@ -185,12 +221,24 @@ class TrickGame(Game):
     summary: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+
+    @property
+    def seat_counts(self) -> frozenset[int]:  # type: ignore[override]
+        """Every table size from ``min_players`` to ``max_players``."""
+        return frozenset(range(self.min_players, self.max_players + 1))
+
     packets: ClassVar[tuple[int, ...]]
     options_schema: ClassVar[tuple[Option, ...]] = ()
     on_site: ClassVar[bool] = True  # offered in the lobby (a game may live in the engine first)
     counts_tricks: ClassVar[bool] = False  # show each seat's tricks taken this deal (they matter to the score)
     # For the computer players: does a seat want the deal's last trick (Femkort), or to avoid it?
     wants_last_trick: ClassVar[bool] = True
+
+    def computer(self, level: str, rng: random.Random) -> Any:
+        """The trick library's own computer players (they read the trick view, ``View.detail``)."""
+        from games.bots import TrickSeat, computer_player
+
+        return TrickSeat(computer_player(level, rng))
 
     def deal_score(self, state: DealState, seat: int) -> float:
         """How well a finished deal went for ``seat`` on its own terms (the arena's measure): 1 for a
@@ -204,6 +252,21 @@ class TrickGame(Game):
 
     bots_count_tricks: ClassVar[bool] = False
 
+    @property
+    def deal_values(self) -> bool:  # type: ignore[override]
+        """Only games that count tricks against a contract pay more or less than a deal won."""
+        return self.bots_count_tricks
+
+    @property
+    def score_counts_losses(self) -> bool:  # type: ignore[override]
+        return not self.wants_last_trick
+
+    @property
+    def counts_deals_won(self) -> bool:  # type: ignore[override]
+        """A deal is won by taking its last trick; in Letzter Stich that loses it, and in games
+        that count tricks against a contract the last trick decides nothing alone."""
+        return self.wants_last_trick and not self.counts_tricks
+
     def suit_in_play(self, card: Card, trump: str | None) -> str:
         """The suit ``card`` follows and counts as (Euchre: the left bower is trump)."""
         return card[1]
@@ -213,11 +276,6 @@ class TrickGame(Game):
         if card[1] == trump:
             return 200 + INDEX[card] % 13
         return 100 + INDEX[card] % 13 if card[1] == led else 0
-
-    def partners(self, seat: int, players: int) -> tuple[int, ...]:
-        """The seats that score together with ``seat`` for the whole session (``teams``), itself first."""
-        team = next(team for team in self.teams(players) if seat in team)
-        return (seat, *(other for other in team if other != seat))
 
     def makers(self, contract: Any) -> tuple[int, ...]:
         """The seats that must make what the auction settled (the others defend it); () for none."""
@@ -284,10 +342,6 @@ class TrickGame(Game):
     def upcard_on_show(self, view: SeatView) -> bool:
         """Whether the card turned up beside the hands lies face up now (and not yet taken or turned down)."""
         return view.upcard is not None
-
-    def teams(self, players: int) -> tuple[tuple[int, ...], ...]:
-        """Seats that win and lose together (partnerships); here every seat plays for itself."""
-        return tuple((seat,) for seat in range(players))
 
     def action_text(self, action: str, view: SeatView) -> tuple[Text, Text | None]:
         """A button for an action other than a card: what it says, and what it means if that
@@ -376,9 +430,43 @@ class TrickGame(Game):
             for seat in order:
                 dealt[seat].extend(cards[:packet])
                 del cards[:packet]
-        return self.start(dealt=dealt, dealer=dealer, options=options)
+        return self.start_hands(dealt=dealt, dealer=dealer, options=options)
 
-    def start(
+    def setup(self, match: Match, rng: random.Random) -> dict[str, Any]:
+        """The next deal as dealt: dealer, hands from seat 0, the deal's options (with its trump
+        suit, if the deal turns one up), an upcard, and what the game keeps of the session
+        before the deal (``record_context``)."""
+        return self.setup_of(match.deal(rng)) | self.record_context(match)
+
+    def setup_of(self, state: DealState) -> dict[str, Any]:
+        """The setup ``state`` was dealt from (a deal record without its actions)."""
+        setup = {
+            "dealer": state.dealer,
+            "hands": [list(hand) for hand in state.dealt],
+            "options": state.options.as_record(state.trump),
+        }
+        return setup | ({"upcard": state.upcard} if state.upcard else {})
+
+    def start(self, setup: Mapping[str, Any]) -> DealState:
+        """The deal from its setup (the head of a deal record), checked: ``InvalidDeal`` if not well-formed."""
+        hands, dealer = setup.get("hands"), setup.get("dealer")
+        if not isinstance(hands, list) or not all(isinstance(h, list) for h in hands):
+            raise InvalidDeal("hands must be a list of lists of cards, from seat 0")
+        if isinstance(dealer, bool) or not isinstance(dealer, int):
+            raise InvalidDeal("dealer must be a seat number")
+        raw_options = setup.get("options") or {}
+        if not isinstance(raw_options, Mapping):
+            raise InvalidDeal("options must be an object")
+        try:
+            options = self.parse_options(raw_options)
+            trump = raw_options.get("trump")
+            trump = parse_suit(trump) if isinstance(trump, str) else None
+            upcard = {"upcard": setup["upcard"]} if "upcard" in setup else {}
+            return self.start_hands(dealt=hands, dealer=dealer, options=options, trump=trump, **upcard)
+        except NotationError as error:
+            raise InvalidDeal(str(error)) from None
+
+    def start_hands(
         self,
         *,
         dealt: Sequence[Sequence[Card]],

@@ -140,8 +140,7 @@ class Command(BaseCommand):
                     session=session,
                     number=number,
                     dealer=dealer,
-                    hands=[list(h) for h in state.dealt],
-                    options={"profile": "modern", "trump": None},
+                    setup=FEMKORT.setup_of(state),
                     winner=winner,
                     finished=session.finished,
                 )
