@@ -89,16 +89,24 @@ def _plain_field(option: Option, label: str, help_text: str) -> forms.Field:
     )
 
 
-class PlayForm(forms.Form):
-    """A card, or an action word (a bid, a call, a vote on new cards); the rules judge it."""
+class MoveForm(forms.Form):
+    """One move: a card, or an action word (a bid, a call, a vote on new cards); the rules judge it.
 
-    card = forms.CharField(max_length=20)
+    Pages send it as ``move``; pages from before that name sent ``card``, still read."""
+
+    move = forms.CharField(max_length=20)
     seq = forms.IntegerField(min_value=0)
 
-    def clean_card(self) -> str:
-        if not looks_like_action(self.cleaned_data["card"]):
+    def __init__(self, data=None, *args, **kwargs):
+        if data is not None and "move" not in data and "card" in data:
+            data = data.copy()
+            data["move"] = data["card"]
+        super().__init__(data, *args, **kwargs)
+
+    def clean_move(self) -> str:
+        if not looks_like_action(self.cleaned_data["move"]):
             raise forms.ValidationError(_("That move was not understood; nothing changed."))
-        return self.cleaned_data["card"]
+        return self.cleaned_data["move"]
 
 
 class SeatForm(forms.Form):

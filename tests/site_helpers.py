@@ -44,4 +44,4 @@ def play_session(
         state = deal_state(session.deals.order_by("-number").first())
         user = Seat.objects.get(session=session, position=state.to_act).user
         card = rng.choice([action for action in state.legal_actions() if action not in ACTION_WORDS])
-        services.card_play(session_id=session.pk, user=user, card=card, seen_seq=session.seq)
+        services.action_take(session_id=session.pk, user=user, action=card, seen_seq=session.seq)

@@ -21,7 +21,7 @@ def session(players):
     session.refresh_from_db()
     # Make sure at least one card is on record whoever leads.
     state = deal_state(session.deals.get())
-    return services.card_play(session_id=session.pk, user=host, card=state.legal_cards()[0], seen_seq=session.seq)
+    return services.action_take(session_id=session.pk, user=host, action=state.legal_cards()[0], seen_seq=session.seq)
 
 
 @pytest.mark.parametrize("model", [GameSession, Seat, Deal, Play, "user"])

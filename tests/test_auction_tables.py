@@ -70,7 +70,7 @@ def test_a_nap_table_for_four_with_three_computers_bids_plays_and_settles_in_chi
             for choice in table.choices:
                 assert f'value="{choice.action}"' in html
             with pytest.raises(services.TableError) as error:
-                services.card_play(session_id=session.pk, user=anna, card=state.hand(0)[0], seen_seq=session.seq)
+                services.action_take(session_id=session.pk, user=anna, action=state.hand(0)[0], seen_seq=session.seq)
             assert error.value.code == "bidding_first"
             assert "The bidding comes first" in error.value.message
             refused += 1
@@ -80,7 +80,7 @@ def test_a_nap_table_for_four_with_three_computers_bids_plays_and_settles_in_chi
         else:
             assert not table.choices
             action = rng.choice(state.legal_cards())
-        services.card_play(session_id=session.pk, user=anna, card=action, seen_seq=session.seq, rng=rng)
+        services.action_take(session_id=session.pk, user=anna, action=action, seen_seq=session.seq, rng=rng)
     assert bids_seen
     assert refused
     match = get_game("nap").match_from_record(session.match, players=4, options=get_game("nap").parse_options({}))
@@ -113,7 +113,7 @@ def test_nap_bids_are_announced_and_the_contract_stays_in_the_header(make_user):
             break
         user = Seat.objects.get(session=session, position=state.to_act).user
         bid = "bid:2" if "bid:2" in state.legal_actions() else "pass"
-        services.card_play(session_id=session.pk, user=user, card=bid, seen_seq=session.seq)
+        services.action_take(session_id=session.pk, user=user, action=bid, seen_seq=session.seq)
         session.refresh_from_db()
     state = _current(session)
     html, table = _page(session, anna)
@@ -131,14 +131,14 @@ def test_a_bid_lower_than_the_highest_is_refused_and_changes_nothing(make_user):
     session = services.session_start(session_id=session.pk, user=anna, rng=random.Random(2))
     state = _current(session)
     first = Seat.objects.get(session=session, position=state.to_act).user
-    services.card_play(session_id=session.pk, user=first, card="bid:3", seen_seq=session.seq)
+    services.action_take(session_id=session.pk, user=first, action="bid:3", seen_seq=session.seq)
     session.refresh_from_db()
     second = Seat.objects.get(session=session, position=_current(session).to_act).user
     with pytest.raises(services.TableError) as error:
-        services.card_play(session_id=session.pk, user=second, card="bid:2", seen_seq=session.seq)
+        services.action_take(session_id=session.pk, user=second, action="bid:2", seen_seq=session.seq)
     assert error.value.code == "bid_too_low"
     with pytest.raises(services.TableError) as error:
-        services.card_play(session_id=session.pk, user=second, card="wellington", seen_seq=session.seq)
+        services.action_take(session_id=session.pk, user=second, action="wellington", seen_seq=session.seq)
     assert error.value.message == "That is not one of your choices now."
     session.refresh_from_db()
     assert _current(session).calls == ("bid:3",)
@@ -151,7 +151,7 @@ def test_the_play_form_takes_action_words_and_refuses_garbage(make_user):
     user = Seat.objects.get(session=session, position=_current(session).to_act).user
     client = Client()
     client.force_login(user)
-    url = reverse("card_play", args=[session.pk])
+    url = reverse("action_take", args=[session.pk])
     bad = client.post(url, {"card": "<b>bid</b>", "seq": session.seq}, headers={"HX-Request": "true"})
     assert bad.status_code == 400
     assert "not understood" in bad.content.decode()
@@ -216,7 +216,7 @@ def test_euchre_with_a_friend_as_partner_against_two_computers(make_user, seed):
             action = wanted[0] if wanted else rng.choice(legal)
         else:
             action = rng.choice(legal)
-        services.card_play(session_id=session.pk, user=user, card=action, seen_seq=session.seq, rng=rng)
+        services.action_take(session_id=session.pk, user=user, action=action, seen_seq=session.seq, rng=rng)
     assert saw_alone
     rules = get_game("euchre")
     match = rules.match_from_record(session.match, players=4, options=rules.parse_options({}))
@@ -265,13 +265,13 @@ def test_a_discard_without_its_card_is_refused_at_the_table_and_the_upcard_leave
     session = services.session_start(session_id=session.pk, user=people[0], rng=random.Random(8))
     state = _current(session)
     assert _page(session, people[0])[1].header.upcard.card == state.upcard  # round one: face up
-    services.card_play(session_id=session.pk, user=people[state.to_act], card="order", seen_seq=session.seq)
+    services.action_take(session_id=session.pk, user=people[state.to_act], action="order", seen_seq=session.seq)
     session.refresh_from_db()
     state = _current(session)
     assert state.to_act == state.dealer
     assert _page(session, people[0])[1].header.upcard is None  # in the dealer's hand now
     with pytest.raises(services.TableError) as error:  # only a replayed record may hide its discard
-        services.card_play(session_id=session.pk, user=people[state.dealer], card="discard", seen_seq=session.seq)
+        services.action_take(session_id=session.pk, user=people[state.dealer], action="discard", seen_seq=session.seq)
     assert error.value.code == "not_now"
     session.refresh_from_db()
     assert _current(session).calls == state.calls
@@ -288,6 +288,6 @@ def test_nap_for_two_opens_starts_and_plays_to_the_end(make_user):
         if session.status != GameSession.Status.PLAYING:
             break
         action = rng.choice(_current(session).legal_actions())
-        services.card_play(session_id=session.pk, user=anna, card=action, seen_seq=session.seq, rng=rng)
+        services.action_take(session_id=session.pk, user=anna, action=action, seen_seq=session.seq, rng=rng)
     assert session.seat_count == 2
     assert session.status == GameSession.Status.FINISHED

@@ -32,9 +32,9 @@ def test_the_player_to_act_sees_its_legal_cards_and_the_others_none(players):
 
 def test_attribute_order_does_not_matter_and_messages_are_not_views():
     frame = (
-        '<div data-seq="7" class="table" id="table"><button disabled name="card" value="2S">2</button>'
-        '<button class="card" value="QH" type="submit" name="card" aria-label="disabled">Q</button>'
-        '<button name="card" value="3C" aria-disabled="true">3</button>'
+        '<div data-seq="7" class="table" id="table"><button disabled name="move" value="2S">2</button>'
+        '<button class="card" value="QH" type="submit" name="move" aria-label="disabled">Q</button>'
+        '<button name="move" value="3C" aria-disabled="true">3</button>'
         '<button type="submit">other</button></div>'
     )
     assert parse_frame(frame) == View(7, ("QH",))

@@ -121,8 +121,8 @@ def test_letzter_stich_shows_tokens_the_pot_and_tricks_taken(players):
     state = deal_state(session.deals.get())
     for _ in range(3):  # one whole trick
         user = Seat.objects.get(session=session, position=state.to_act).user
-        session = services.card_play(
-            session_id=session.pk, user=user, card=state.legal_cards()[0], seen_seq=session.seq
+        session = services.action_take(
+            session_id=session.pk, user=user, action=state.legal_cards()[0], seen_seq=session.seq
         )
         state = deal_state(session.deals.get())
     page = table_html(table_view(table_snapshot(session.pk), None))
@@ -220,8 +220,8 @@ def test_a_taken_trick_stays_on_show_with_who_took_it(players, settings):
     state = deal_state(session.deals.get())
     for _ in range(3):
         user = Seat.objects.get(session=session, position=state.to_act).user
-        session = services.card_play(
-            session_id=session.pk, user=user, card=state.legal_cards()[0], seen_seq=session.seq
+        session = services.action_take(
+            session_id=session.pk, user=user, action=state.legal_cards()[0], seen_seq=session.seq
         )
         state = deal_state(session.deals.get())
     view = table_view(table_snapshot(session.pk), None)
@@ -230,7 +230,9 @@ def test_a_taken_trick_stays_on_show_with_who_took_it(players, settings):
     assert [c.card for c in view.trick.cards] == list(state.tricks[0].cards)
     assert sum(c.won for c in view.trick.cards) == 1
     user = Seat.objects.get(session=session, position=state.to_act).user
-    session = services.card_play(session_id=session.pk, user=user, card=state.legal_cards()[0], seen_seq=session.seq)
+    session = services.action_take(
+        session_id=session.pk, user=user, action=state.legal_cards()[0], seen_seq=session.seq
+    )
     assert table_view(table_snapshot(session.pk), None).trick.note == ""  # the next lead replaces it
 
 
@@ -248,7 +250,9 @@ def test_a_computer_leading_waits_for_the_trick_pause(players, settings):
             services.computer_turn(session_id=session.pk)
         else:
             session.refresh_from_db()
-            services.card_play(session_id=session.pk, user=seat.user, card=state.legal_cards()[0], seen_seq=session.seq)
+            services.action_take(
+                session_id=session.pk, user=seat.user, action=state.legal_cards()[0], seen_seq=session.seq
+            )
         session.refresh_from_db()
     pytest.fail("the computer never led")
 

@@ -6,8 +6,8 @@ import pytest
 from django.core.management import call_command
 from django.db.models import Sum
 
-from games.models import Deal, GameSession, PeriodStanding, Play, Seat, Standing
 from games.engine import GAMES
+from games.models import Deal, GameSession, PeriodStanding, Play, Seat, Standing
 from games.records import deal_state, match_of
 
 pytestmark = pytest.mark.django_db

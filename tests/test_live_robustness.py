@@ -61,7 +61,7 @@ async def test_a_crash_while_handling_a_move_is_answered_and_the_socket_lives_on
     def broken(**kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(services, "card_play", broken)
+    monkeypatch.setattr(services, "action_take", broken)
     await socket.send_to(text_data=json.dumps({"action": "play", "card": "AS", "seq": session.seq}))
     answer = await view_where(socket, lambda frame: "went wrong" in frame)  # with the table as it is
     assert frame_seq(answer) == session.seq
@@ -85,8 +85,8 @@ async def test_when_the_channel_layer_fails_the_socket_closes_and_leaves_nothing
     _, state = await table_now(session.pk)
     mover = session.seats.model.objects.filter(session=session, position=state.to_act)
     user = await database_sync_to_async(lambda: mover.get().user)()
-    await database_sync_to_async(services.card_play)(
-        session_id=session.pk, user=user, card=state.legal_cards()[0], seen_seq=session.seq
+    await database_sync_to_async(services.action_take)(
+        session_id=session.pk, user=user, action=state.legal_cards()[0], seen_seq=session.seq
     )
     # The error reaches the server (daphne closes the socket with 1011; the page polls and reconnects).
     assert isinstance(await failure_of(socket), ConnectionError)
@@ -214,8 +214,8 @@ async def test_a_lost_broadcast_is_made_good_by_the_resync(players, monkeypatch)
     await frames_until(watcher, session.seq)
     _, state = await table_now(session.pk)
     user = await database_sync_to_async(lambda: session.seats.get(position=state.to_act).user)()
-    await database_sync_to_async(services.card_play)(
-        session_id=session.pk, user=user, card=state.legal_cards()[0], seen_seq=session.seq
+    await database_sync_to_async(services.action_take)(
+        session_id=session.pk, user=user, action=state.legal_cards()[0], seen_seq=session.seq
     )
     frames = await frames_until(watcher, session.seq + 1)
     assert frame_seq(frames[-1]) == session.seq + 1

@@ -84,12 +84,12 @@ def test_everyone_agrees_and_the_same_dealer_deals_again(players, client):
     asker = players[0]
     html = table_html(table_view(table_snapshot(session.pk), asker))
     assert "Ask for new cards" in html
-    session = services.card_play(session_id=session.pk, user=asker, card="redeal:yes", seen_seq=session.seq)
+    session = services.action_take(session_id=session.pk, user=asker, action="redeal:yes", seen_seq=session.seq)
     answering = " ".join(table_view(table_snapshot(session.pk), None).header.notices)
     assert "asks for new cards" in answering
     while deal_state(Deal.objects.get(pk=first.pk)).poll_open:
         voter = Seat.objects.get(session=session, position=deal_state(first).to_act).user
-        session = services.card_play(session_id=session.pk, user=voter, card="redeal:yes", seen_seq=session.seq)
+        session = services.action_take(session_id=session.pk, user=voter, action="redeal:yes", seen_seq=session.seq)
     first.refresh_from_db()
     assert first.finished is not None
     assert first.winner is None
@@ -104,16 +104,16 @@ def test_everyone_agrees_and_the_same_dealer_deals_again(players, client):
 @pytest.mark.django_db
 def test_one_refusal_and_play_goes_on(players):
     session = started_table(players, options=REDEAL)
-    session = services.card_play(session_id=session.pk, user=players[1], card="redeal:yes", seen_seq=session.seq)
+    session = services.action_take(session_id=session.pk, user=players[1], action="redeal:yes", seen_seq=session.seq)
     voter = Seat.objects.get(session=session, position=deal_state(session.deals.get()).to_act).user
-    session = services.card_play(session_id=session.pk, user=voter, card="redeal:no", seen_seq=session.seq)
+    session = services.action_take(session_id=session.pk, user=voter, action="redeal:no", seen_seq=session.seq)
     state = deal_state(session.deals.get())
     assert not state.poll_open
     assert not state.redealt
     assert state.legal_cards()
     assert "play goes on" in " ".join(table_view(table_snapshot(session.pk), None).header.notices)
     with pytest.raises(services.TableError) as again:
-        services.card_play(session_id=session.pk, user=players[2], card="redeal:yes", seen_seq=session.seq)
+        services.action_take(session_id=session.pk, user=players[2], action="redeal:yes", seen_seq=session.seq)
     assert "only once" in again.value.message
     assert "Ask for new cards" not in table_html(table_view(table_snapshot(session.pk), players[2]))
 
@@ -126,7 +126,7 @@ def test_computers_answer_a_request_for_new_cards(players):
     assert not Play.objects.filter(deal__session=session).exists()
     if deal_state(session.deals.get()).to_act != 0:
         assert session.due >= session.turn_since + timedelta(seconds=5)
-    services.card_play(session_id=session.pk, user=players[0], card="redeal:yes", seen_seq=session.seq)
+    services.action_take(session_id=session.pk, user=players[0], action="redeal:yes", seen_seq=session.seq)
     services.computers_play_all(session_id=session.pk)
     votes = Play.objects.filter(deal__session=session, action__startswith="redeal:").exclude(seat=0)
     assert votes.exists()
@@ -152,18 +152,18 @@ def test_an_ask_out_of_turn_is_stored_with_its_seat_and_read_back_the_same(playe
     state = deal_state(session.deals.get())
     asker = next(seat for seat in state.seats if seat != state.to_act)
     user = Seat.objects.get(session=session, position=asker).user
-    session = services.card_play(session_id=session.pk, user=user, card="redeal:yes", seen_seq=session.seq)
+    session = services.action_take(session_id=session.pk, user=user, action="redeal:yes", seen_seq=session.seq)
     again = deal_state(session.deals.get())
     assert again.poll.asker == asker  # replayed from the stored rows, seat and all
     voter = Seat.objects.get(session=session, position=again.to_act).user
-    session = services.card_play(session_id=session.pk, user=voter, card="redeal:no", seen_seq=session.seq)
+    session = services.action_take(session_id=session.pk, user=voter, action="redeal:no", seen_seq=session.seq)
     while session.status == "playing" and session.deals.count() == 1:
         state = deal_state(session.deals.get())
         if state.is_over:
             break
         mover = Seat.objects.get(session=session, position=state.to_act).user
-        session = services.card_play(
-            session_id=session.pk, user=mover, card=state.legal_cards()[0], seen_seq=session.seq
+        session = services.action_take(
+            session_id=session.pk, user=mover, action=state.legal_cards()[0], seen_seq=session.seq
         )
     exported = client.get(f"/sessions/{session.pk}/export.json").json()[0]
     assert exported["asker"] == asker

@@ -95,5 +95,5 @@ def test_a_redis_outage_costs_live_updates_only_and_the_table_recovers(players, 
             next_view(other)
             state = deal_state(session.deals.order_by("-number").first())
             mover = session.seats.get(position=state.to_act).user
-            services.card_play(session_id=session.pk, user=mover, card=state.legal_cards()[0], seen_seq=session.seq)
+            services.action_take(session_id=session.pk, user=mover, action=state.legal_cards()[0], seen_seq=session.seq)
             assert frame_seq(next_view(watcher)) >= session.seq + 1

@@ -24,7 +24,7 @@ def test_an_idle_socket_outlives_the_redis_client_timeout_and_receives_the_next_
         state = deal_state(session.deals.get())
         mover = session.seats.get(position=state.to_act).user
         card = state.legal_cards()[0]
-        services.card_play(session_id=session.pk, user=mover, card=card, seen_seq=session.seq)
+        services.action_take(session_id=session.pk, user=mover, action=card, seen_seq=session.seq)
         view = next_view(client)
         assert frame_seq(view) == session.seq + 1
         assert f'data-card="{card}"' in view

@@ -20,8 +20,8 @@ def session(players):
 def play_one(session, players):
     session.refresh_from_db()
     state = deal_state(session.deals.order_by("-number").first())
-    services.card_play(
-        session_id=session.pk, user=players[state.to_act], card=state.legal_cards()[0], seen_seq=session.seq
+    services.action_take(
+        session_id=session.pk, user=players[state.to_act], action=state.legal_cards()[0], seen_seq=session.seq
     )
     return state
 

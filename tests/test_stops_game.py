@@ -119,12 +119,12 @@ def test_a_card_out_of_the_run_is_refused_in_the_games_words(players):
         mover = Seat.objects.get(session=session, position=state.to_act).user
         if state.run and len(state.hands[state.to_act]) > 1:
             break
-        services.card_play(session_id=session.pk, user=mover, card=state.legal_actions()[0], seen_seq=session.seq)
+        services.action_take(session_id=session.pk, user=mover, action=state.legal_actions()[0], seen_seq=session.seq)
     else:
         raise AssertionError("no run in 30 cards")
     wrong = next(card for card in state.hands[state.to_act] if card not in state.legal_actions())
     with pytest.raises(services.IllegalCard) as refused:
-        services.card_play(session_id=session.pk, user=mover, card=wrong, seen_seq=session.seq)
+        services.action_take(session_id=session.pk, user=mover, action=wrong, seen_seq=session.seq)
     assert refused.value.message == f"Only the {card_short(state.legal_actions()[0])} may be played now."
     assert refused.value.code == "next_in_run"
     page = Client()

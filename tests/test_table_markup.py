@@ -27,7 +27,7 @@ def test_each_trick_card_names_its_seat_and_says_the_play_in_words(players):
     state = deal_state(session.deals.get())
     leader = state.to_act
     card = state.legal_cards()[0]
-    services.card_play(session_id=session.pk, user=players[leader], card=card, seen_seq=session.seq)
+    services.action_take(session_id=session.pk, user=players[leader], action=card, seen_seq=session.seq)
     page = page_of(session, players[0])
     figure = re.search(r'<figure data-seat="(\d)" class="fresh" data-said="([^"]+)"', page)
     assert figure is not None
@@ -46,7 +46,7 @@ def test_a_taken_trick_is_said_with_the_computers_short_name(players):
     while len(state.tricks) == 0:
         if state.to_act == 0:
             card = state.legal_cards()[0]
-            services.card_play(session_id=session.pk, user=players[0], card=card, seen_seq=session.seq)
+            services.action_take(session_id=session.pk, user=players[0], action=card, seen_seq=session.seq)
         else:
             services.computer_turn(session_id=session.pk, seen_seq=session.seq)
         session.refresh_from_db()
@@ -63,7 +63,7 @@ def test_every_card_of_the_hand_stays_focusable_and_only_legal_ones_are_live(pla
     session = started_table(players)
     state = deal_state(session.deals.get())
     for seat, user in enumerate(players):
-        buttons = re.findall(r'<button type="submit" name="card" value="(..)"([^>]*)>', page_of(session, user))
+        buttons = re.findall(r'<button type="submit" name="move" value="(..)"([^>]*)>', page_of(session, user))
         assert len(buttons) == 5
         assert all(" disabled" not in rest for _, rest in buttons)
         live = {card for card, rest in buttons if 'aria-disabled="true"' not in rest}

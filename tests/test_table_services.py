@@ -33,7 +33,7 @@ def play_legal(session, players, *, pick=0):
     _deal, state = current(session)
     user = Seat.objects.get(session=session, position=state.to_act).user
     card = state.legal_cards()[pick % len(state.legal_cards())]
-    return services.card_play(session_id=session.pk, user=user, card=card, seen_seq=session.seq)
+    return services.action_take(session_id=session.pk, user=user, action=card, seen_seq=session.seq)
 
 
 @pytest.mark.parametrize("seats", [2, 11, 0])
@@ -111,12 +111,12 @@ def test_start_deals_five_cards_each_from_a_random_dealer(players):
     assert session.match["dealer"] == deal.dealer
 
 
-def test_card_play_goes_through_the_rules(players):
+def test_action_take_goes_through_the_rules(players):
     session = started(players)
     deal, state = current(session)
     seat = Seat.objects.get(session=session, position=state.to_act)
     hand = state.hand(state.to_act)
-    session = services.card_play(session_id=session.pk, user=seat.user, card=hand[0], seen_seq=session.seq)
+    session = services.action_take(session_id=session.pk, user=seat.user, action=hand[0], seen_seq=session.seq)
     _, after = current(session)
     assert after.plays == [hand[0]]
     assert Play.objects.get(deal=deal).action == hand[0]
@@ -134,7 +134,7 @@ def test_illegal_card_names_the_rule_and_changes_nothing(players):
                 user = Seat.objects.get(session=session, position=seat).user
                 before = (session.seq, Play.objects.count())
                 with pytest.raises(services.IllegalCard) as broken:
-                    services.card_play(session_id=session.pk, user=user, card=illegal[0], seen_seq=session.seq)
+                    services.action_take(session_id=session.pk, user=user, action=illegal[0], seen_seq=session.seq)
                 assert broken.value.rule in {"must_follow", "must_overtake"}
                 assert "You must" in broken.value.message
                 session.refresh_from_db()
@@ -152,9 +152,9 @@ def test_stale_sequence_and_double_click_change_nothing(players):
     user = Seat.objects.get(session=session, position=state.to_act).user
     card = state.legal_cards()[0]
     seen = session.seq
-    services.card_play(session_id=session.pk, user=user, card=card, seen_seq=seen)
+    services.action_take(session_id=session.pk, user=user, action=card, seen_seq=seen)
     with pytest.raises(services.StaleMove) as stale:
-        services.card_play(session_id=session.pk, user=user, card=card, seen_seq=seen)
+        services.action_take(session_id=session.pk, user=user, action=card, seen_seq=seen)
     session.refresh_from_db()
     assert stale.value.seq == session.seq
     assert Play.objects.filter(deal=deal).count() == 1
@@ -166,10 +166,10 @@ def test_out_of_turn_and_not_seated(players, make_user):
     waiting = next(s for s in range(3) if s != state.to_act)
     user = Seat.objects.get(session=session, position=waiting).user
     with pytest.raises(services.IllegalCard) as out_of_turn:
-        services.card_play(session_id=session.pk, user=user, card=state.hand(waiting)[0], seen_seq=session.seq)
+        services.action_take(session_id=session.pk, user=user, action=state.hand(waiting)[0], seen_seq=session.seq)
     assert out_of_turn.value.rule == "not_your_turn"
     with pytest.raises(services.NotSeated):
-        services.card_play(session_id=session.pk, user=make_user("eve"), card="AS", seen_seq=session.seq)
+        services.action_take(session_id=session.pk, user=make_user("eve"), action="AS", seen_seq=session.seq)
     assert Play.objects.count() == 0
 
 
@@ -192,8 +192,8 @@ def test_a_session_ends_at_exactly_three_wins_with_the_right_winner(players):
     for deal in deals:
         assert deal_state(deal).winner == deal.winner
     with pytest.raises(services.TableError) as over:
-        services.card_play(
-            session_id=session.pk, user=players[0], card=deals[-1].setup["hands"][0][0], seen_seq=session.seq
+        services.action_take(
+            session_id=session.pk, user=players[0], action=deals[-1].setup["hands"][0][0], seen_seq=session.seq
         )
     assert over.value.code == "not_playing"
 

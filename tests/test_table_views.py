@@ -85,13 +85,13 @@ def test_three_players_play_a_whole_session_over_http(players, table):
             page = client.get(table)
             assert_no_leak(page, session, viewer)
             if viewer == seat:
-                buttons = re.findall(r'<button type="submit" name="card" value="(..)"([^>]*)>', page.text)
+                buttons = re.findall(r'<button type="submit" name="move" value="(..)"([^>]*)>', page.text)
                 legal = {card for card, rest in buttons if 'aria-disabled="true"' not in rest}
                 assert legal == set(state.legal_cards()), "enabled buttons are exactly the legal cards"
         assert_no_leak(spectator.get(table), session, None)
         card = state.legal_cards()[moves % len(state.legal_cards())]
         response = clients[seat].post(
-            reverse("card_play", args=[session.pk]), {"card": card, "seq": session.seq}, HTTP_HX_REQUEST="true"
+            reverse("action_take", args=[session.pk]), {"card": card, "seq": session.seq}, HTTP_HX_REQUEST="true"
         )
         assert response.status_code == 200
         assert 'role="alert"' not in response.text
@@ -116,7 +116,7 @@ def test_stale_and_illegal_posts_show_a_message_and_change_nothing(players):
     session.refresh_from_db()
     state = deal_state(session.deals.get())
     seat = state.to_act
-    play = reverse("card_play", args=[session.pk])
+    play = reverse("action_take", args=[session.pk])
     stale = clients[seat].post(play, {"card": state.hand(seat)[0], "seq": session.seq - 1}, HTTP_HX_REQUEST="true")
     assert "moved on" in stale.text
     other = (seat + 1) % 3

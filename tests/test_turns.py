@@ -53,7 +53,7 @@ def play_for_person(session: GameSession) -> None:
     session.refresh_from_db()
     state = deal_state(session.deals.order_by("-number").first())
     user = session.seats.get(position=state.to_act).user
-    services.card_play(session_id=session.pk, user=user, card=state.legal_cards()[0], seen_seq=session.seq)
+    services.action_take(session_id=session.pk, user=user, action=state.legal_cards()[0], seen_seq=session.seq)
 
 
 def connect(session: GameSession, user) -> Connection:
@@ -151,7 +151,7 @@ def test_coming_back_takes_the_seat_back_with_one_click(players, clock, client):
     user = seat.user
     state = deal_state(session.deals.get())
     with pytest.raises(services.TableError) as refused:
-        services.card_play(session_id=session.pk, user=user, card=state.legal_cards()[0], seen_seq=session.seq)
+        services.action_take(session_id=session.pk, user=user, action=state.legal_cards()[0], seen_seq=session.seq)
     assert refused.value.code == "stood_in"
     stood_in = table_view(table_snapshot(session.pk), user)
     assert not stood_in.my_turn  # his cards are not his to play while the computer plays them
@@ -171,7 +171,7 @@ def test_coming_back_takes_the_seat_back_with_one_click(players, clock, client):
     session.refresh_from_db()
     assert session.deadline == session.turn_since + timedelta(seconds=15)
     state = deal_state(session.deals.get())
-    services.card_play(session_id=session.pk, user=user, card=state.legal_cards()[0], seen_seq=session.seq)
+    services.action_take(session_id=session.pk, user=user, action=state.legal_cards()[0], seen_seq=session.seq)
     with pytest.raises(services.TableError):
         services.seat_reclaim(session_id=session.pk, user=user)
 

@@ -142,15 +142,18 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not isinstance(message, dict) or message.get("action") != "play":
             await self._refuse(_("Unknown action; nothing changed."))
             return
-        card, seq = message.get("card"), _whole_number(message.get("seq"))
-        if not looks_like_action(card) or seq is None:
+        # A move: a card or an action word; pages from before ``move`` sent it as ``card``.
+        move, seq = message.get("move", message.get("card")), _whole_number(message.get("seq"))
+        if not looks_like_action(move) or seq is None:
             await self._refuse(_("That move was not understood; nothing changed."))
             return
         if not self.user.is_authenticated:
             await self._refuse(_("Log in and take a seat to play."))
             return
         try:
-            session = await db(services.card_play)(session_id=self.session_id, user=self.user, card=card, seen_seq=seq)
+            session = await db(services.action_take)(
+                session_id=self.session_id, user=self.user, action=move, seen_seq=seq
+            )
         except services.StaleMove as stale:
             await self._send_view(stale.seq, force=True, message=stale.message)  # the message stays on show
             return

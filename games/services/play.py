@@ -29,21 +29,22 @@ from .standings import standings_record
 from .turns import abandon_due, ask_window, leads, session_end_abandoned, turn_begin
 
 
-def card_play(
-    *, session_id: int, user: User, card: str, seen_seq: int, rng: random.Random | None = None
+def action_take(
+    *, session_id: int, user: User, action: str, seen_seq: int, rng: random.Random | None = None
 ) -> GameSession:
-    """Play ``card`` for ``user``'s seat, having seen the table at ``seen_seq``.
+    """Take ``action`` (a card, a bid, a call, a vote) for ``user``'s seat, having seen the table
+    at ``seen_seq``.
 
     Moves at one table apply one at a time, and a stale ``seen_seq`` (double click, old
-    page) or an illegal card changes nothing and says why.
+    page) or an illegal action changes nothing and says why.
     """
     known = snapshots.peek(session_id)
     seat = _seat_of(known.seats, user) if known is not None else None
     if known is not None and seat is not None and not seat.stand_in and known.seq == seen_seq:
-        moved = _play_known(known, card, seat.position)
+        moved = _play_known(known, action, seat.position)
         if moved is not None:
             return moved
-    return _card_play_locked(session_id=session_id, user=user, card=card, seen_seq=seen_seq, rng=rng)
+    return _action_take_locked(session_id=session_id, user=user, action=action, seen_seq=seen_seq, rng=rng)
 
 
 def computer_turn(
@@ -154,8 +155,8 @@ def _seat_of(seats: Sequence[Seat], user: User) -> Seat | None:
 
 
 @transaction.atomic
-def _card_play_locked(
-    *, session_id: int, user: User, card: str, seen_seq: int, rng: random.Random | None
+def _action_take_locked(
+    *, session_id: int, user: User, action: str, seen_seq: int, rng: random.Random | None
 ) -> GameSession:
     """The full way: lock the session row, check everything in order, settle the deal if it ends."""
     session = locked_session(session_id)
@@ -177,7 +178,7 @@ def _card_play_locked(
         raise TableError(message, code="stood_in")
     deal, state = (known.deal, known.state) if known else _current_deal(session)
     try:
-        _play(session, seats, deal, state, card, seat.position, rng, known)
+        _play(session, seats, deal, state, action, seat.position, rng, known)
     except IllegalPlay as error:
         raise IllegalCard(error) from None
     return session
