@@ -287,3 +287,16 @@ def test_the_call_log_says_what_each_pass_meant_and_names_the_upcard():
     ]
     turned = run(start(dealer=3, upcard="TH"), ["pass", "pass", "pass", "pass", "pass", "call:S"])
     assert _log(turned)[3:] == ["Dag passes and turns the 10♥ down.", "Anna passes.", "Bo calls spades."]
+
+
+def test_a_discard_is_shown_after_the_deal_only_where_the_game_says(monkeypatch):
+    hands = [["7D", "AS", "KS", "QS", "9S"], ["JD", "8D", "TS", "7C", "8C"], ["9C", "TC", "QC", "KC", "AC"]]
+    hands.append(["7H", "8H", "9H", "TD", "QD"])
+    state = run(start(hands, upcard="JH"), ["order", "discard:7H", "pass"])
+    while not state.is_over:
+        state = state.apply(state.legal_actions()[0])
+    assert "discard:7H" in state.view("everyone").detail.calls  # the dealer played all five: it shows
+    assert "discard:7H" not in state.view(1).detail.calls  # (while it ran, the dealer's alone)
+    monkeypatch.setattr(EUCHRE, "discard_shown_after", lambda state, seat: False)
+    assert "discard:7H" not in state.view("everyone").detail.calls
+    assert "discard" in state.view("everyone").detail.calls  # that the dealer discarded, not what

@@ -325,3 +325,17 @@ def test_the_arena_command_line_plays_nap_and_euchre_with_options():
         assert "split_share" in data
     bad = subprocess.run([*base, "--game", "euchre", "--options", '{"points": 6}'], cwd=root, capture_output=True)
     assert bad.returncode == 2
+
+
+def test_a_void_is_inferred_only_where_the_game_says_an_off_suit_card_shows_one(monkeypatch):
+    hands = [h.split(",") for h in ("AS,KS,2H,3H,4H", "QS,5H,6H,7H,8H", "2C,3C,4C,5C,6C")]
+    state = NAP.start_hands(dealt=hands, dealer=2, options=NAP.parse_options({}))
+    for action in ("bid:2", "pass", "pass", "AS", "QS", "2C"):  # seat 2 has no spade: it plays a club
+        state = state.apply(action)
+    spades = sum(BIT[rank + "S"] for rank in "23456789TJQKA")
+    known, _ = knowledge(view_for(state, 0))
+    assert not known.allowed[2] & spades  # one must follow suit when able: the club shows a void
+    assert known.allowed[1] & spades  # seat 1 followed: it may hold more
+    monkeypatch.setattr(NAP, "shows_void", lambda card, led, trump: False)
+    known, _ = knowledge(view_for(state, 0))
+    assert known.allowed[2] & spades  # a game where one may play off suit anyway: nothing inferred

@@ -159,7 +159,7 @@ def knowledge(view: SeatView) -> tuple[Knowledge, dict[int, int]]:
             continue
         led = suit_of[trick.cards[0]]
         for seat, card in zip(playing_order(view.seats, trick.leader), trick.cards, strict=False):
-            if seat in voids and suit_of[card] != led:
+            if seat in voids and suit_of[card] != led and rules.shows_void(card, led, view.trump):
                 voids[seat].add(led)
     allowed = {seat: unseen & ~sum(BIT[card] for card in deck if suit_of[card] in gone) for seat, gone in voids.items()}
     sizes = {seat: view.hand_sizes[seat] for seat in voids}

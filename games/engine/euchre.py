@@ -370,6 +370,11 @@ class Euchre(AuctionGame):
         making = self.making(_calls_only(view))
         return making.step
 
+    def discard_shown_after(self, state: DealState, seat: int) -> bool:
+        """The dealer's discard is shown after the deal where the cards played give it away: the
+        dealer played all five (not when the dealer sat the deal out)."""
+        return seat in state.seats
+
     def upcard_on_show(self, view: SeatView) -> bool:
         return view.upcard is not None and self._step(view) == "round1"
 

@@ -271,6 +271,12 @@ class TrickGame(Game):
         """The suit ``card`` follows and counts as (Euchre: the left bower is trump)."""
         return card[1]
 
+    def shows_void(self, card: Card, led: str, trump: str | None) -> bool:
+        """Whether following a trick led in ``led`` with ``card`` (of another suit) shows the player
+        holds none of the led suit: yes where one must follow suit when able; a game that lets a
+        player trump while holding the led suit says no for a trump."""
+        return True
+
     def card_power(self, card: Card, led: str, trump: str | None) -> int:
         """How strongly ``card`` takes a trick whose led suit is ``led``: 0 if it cannot, higher beats lower."""
         if card[1] == trump:
@@ -334,6 +340,11 @@ class TrickGame(Game):
     def record_result(self, before: Any, state: DealState) -> dict[str, Any]:
         """What a finished deal settled, added to its replay result (beyond its tricks and winner)."""
         return {}
+
+    def discard_shown_after(self, state: DealState, seat: int) -> bool:
+        """Whether a card ``seat`` discarded face down may be shown once the deal is over (replays,
+        exports): by default never, since nobody but the discarder saw it."""
+        return False
 
     def face_up(self, state: DealState) -> tuple[tuple[int, Card], ...]:
         """Cards the rules turn face up while still in a hand, as (seat, card): everyone may see them."""

@@ -85,8 +85,11 @@ def view_for(state: DealState, seat: Viewer, scores: tuple[int, ...] = ()) -> Se
     if seat == EVERYONE:
         if not state.is_over:
             raise HiddenCards("every hand is shown only once the deal is over")
-        # A discard is shown only where the cards played give it away (the dealer played all five).
-        calls = state.calls if state.dealer in state.seats else _hide_discard(state.calls)
+        rules = state.rules
+        calls = tuple(
+            call if not _discard(call) or rules.discard_shown_after(state, caller) else HIDDEN_DISCARD
+            for call, caller in zip(state.calls, state.callers, strict=True)
+        )
         # A seat that sat the deal out (a lone player's partner) never showed its hand: nobody sees it.
         dealt = tuple(hand if seat in state.seats else () for seat, hand in enumerate(state.dealt))
         return replace(view_for(state, None, scores), seat=None, dealt=dealt, calls=calls)
@@ -111,15 +114,19 @@ def view_for(state: DealState, seat: Viewer, scores: tuple[int, ...] = ()) -> Se
         face_up=state.rules.face_up(state),
         actions=_actions(state, seat) if mine else (),
         poll=state.poll,
-        calls=state.calls if seat == state.dealer else _hide_discard(state.calls),
+        calls=tuple(
+            call if not _discard(call) or caller == seat else HIDDEN_DISCARD
+            for call, caller in zip(state.calls, state.callers, strict=True)
+        ),
         contract=state.contract,
         upcard=state.upcard,
     )
 
 
-def _hide_discard(calls: tuple[str, ...]) -> tuple[str, ...]:
-    """A discard as others see it: that the dealer discarded, not what."""
-    return tuple(HIDDEN_DISCARD if call.startswith(HIDDEN_DISCARD + ":") else call for call in calls)
+def _discard(call: str) -> bool:
+    """A discard face down (``discard:9C``): its card is seen by the discarder alone while the deal
+    runs, and afterwards only where the game says (``TrickGame.discard_shown_after``)."""
+    return call.startswith(HIDDEN_DISCARD + ":")
 
 
 def _actions(state: DealState, seat: int) -> tuple[str, ...]:
