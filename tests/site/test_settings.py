@@ -13,7 +13,7 @@ from django.db import connection
 
 from femkort_site.env import database_from_url
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess:

@@ -28,7 +28,7 @@ from tests.servers import (
 )
 from tests.site_helpers import started_table
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]  # starts servers
 CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"')
 
 

@@ -10,7 +10,7 @@ import pytest
 from django.db import connections, transaction
 
 from femkort_site.env import database_from_url, sqlite_database
-from tests.test_settings import manage
+from tests.site.test_settings import manage
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from django.utils import translation
 from games.engine import EUCHRE, GAMES
 from games.engine.tricks.deal import Trick
 from games.selectors import game_list, say
-from tests.test_euchre import start
+from tests.engine.test_euchre import start
 
 
 def described(game: str, options: dict, language: str = "en") -> list[str]:

@@ -11,7 +11,7 @@ from games.engine import EUCHRE, IllegalPlay, InvalidDeal
 from games.engine.euchre import power
 from games.engine.records import replay
 from games.engine.tricks.perft import perft_actions
-from tests.test_engine_cli import engine
+from tests.engine.test_engine_cli import engine
 
 HANDS = [
     ["JH", "JD", "AH", "KH", "QH"],  # seat 0: both bowers and top hearts

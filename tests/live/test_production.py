@@ -8,7 +8,7 @@ import pytest
 
 from tests.servers import daphne, manage, production_env, server_database_url
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]  # starts servers
 ASSET = re.compile(r'<(?:link[^>]*rel="stylesheet"[^>]*href|script[^>]*src)="([^"]+)"')
 
 

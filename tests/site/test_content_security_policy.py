@@ -8,8 +8,7 @@ from django.urls import reverse
 
 from femkort_site.security import websocket_sources
 from games.models import Deal, GameSession
-
-from .site_helpers import play_session
+from tests.site_helpers import play_session
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from games.engine import GAMES
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ["games", "accounts", "femkort_site", "tools"]
 GAME_MODULES = {str(Path(inspect.getsourcefile(type(game))).resolve().relative_to(ROOT)) for game in GAMES.values()}
 REGISTRY = "games/engine/__init__.py"  # the one list of games

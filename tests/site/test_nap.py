@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from games.engine import NAP, IllegalPlay, InvalidDeal
 from games.engine.records import replay
 from games.engine.tricks.perft import perft_actions
-from tests.test_engine_cli import engine
+from tests.engine.test_engine_cli import engine
 
 SPADES, HEARTS, CLUBS = ["AS", "KS", "QS", "JS", "TS"], ["2H", "3H", "4H", "5H", "6H"], ["2C", "3C", "4C", "5C", "6C"]
 

@@ -315,7 +315,7 @@ def test_the_arena_command_line_plays_nap_and_euchre_with_options():
     import sys
     from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     base = [sys.executable, "-m", "games.bots", "arena", "--deals", "6", "--hero", "medium", "--field", "easy"]
     for extra in (["--game", "nap", "--players", "3", "--options", '{"wellington_blucher": true}'],
                   ["--game", "euchre", "--options", '{"stick_the_dealer": true}']):  # fmt: skip

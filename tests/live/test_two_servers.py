@@ -8,7 +8,7 @@ from games.records import deal_state
 from tests.servers import daphne, next_view, production_env, server_database_url, shared_services_or_skip, table_socket
 from tests.site_helpers import started_table
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]  # starts servers
 
 
 def start_servers(stack: ExitStack, tmp_path) -> list[str]:

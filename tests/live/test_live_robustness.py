@@ -15,8 +15,8 @@ from games.live import broadcast, drivers, sockets
 from games.live.consumer import TableConsumer
 from games.models import Connection, GameSession, Play
 from games.services import play as play_service
+from tests.live.test_live_table import start_table
 from tests.live_helpers import connect, frame_seq, frames_until, next_message, table_now, table_when, view_where
-from tests.test_live_table import start_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 rows = database_sync_to_async(lambda: Connection.objects.count())

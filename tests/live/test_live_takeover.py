@@ -11,7 +11,7 @@ from tests.live_helpers import frame_seq
 from tests.servers import daphne, production_env, server_database_url, shared_services_or_skip, table_socket
 from tests.site_helpers import started_table
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]  # starts servers
 
 
 def test_a_player_who_disconnects_is_replaced_and_the_session_finishes(players, tmp_path):

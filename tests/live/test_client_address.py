@@ -72,6 +72,7 @@ def _wrong_password(base: str, forged: str) -> int:
         return error.code
 
 
+@pytest.mark.slow  # starts the server
 @pytest.mark.django_db(transaction=True)
 def test_make_serve_without_a_proxy_ignores_forwarded_for(tmp_path, make_user, settings):
     shared_services_or_skip()

@@ -10,7 +10,7 @@ from tests.live_helpers import frame_seq
 from tests.servers import daphne, next_view, production_env, server_database_url, shared_services_or_skip, table_socket
 from tests.site_helpers import started_table
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]  # starts servers
 REDIS_READ_TIMEOUT = 15  # femkort_site.env.redis_host: the client's socket timeout
 
 

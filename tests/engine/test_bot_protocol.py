@@ -10,7 +10,7 @@ import pytest
 
 from games.bots.arena import ArenaResult, run_arena
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def bot(tmp_path: Path, name: str, answer: str, *, on_bye: str = "") -> str:

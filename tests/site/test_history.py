@@ -17,7 +17,7 @@ from games.records import deal_state
 from tests.site_helpers import play_session
 
 pytestmark = pytest.mark.django_db
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def standing(user, against="people"):

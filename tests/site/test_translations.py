@@ -24,7 +24,7 @@ from games.records import deal_state
 from tests.live_helpers import connect, frames_until
 from tests.site_helpers import play_session, started_table
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LOCALE = Path(settings.LOCALE_PATHS[0])
 TRANSLATED = [code for code, _ in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%[sd]")
