@@ -6,14 +6,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.bots import LEVELS, computer_player
-from games.bots.habits import habit_card, keeper, observed_plays, world_weight
-from games.bots.knowledge import infer
-from games.bots.medium import ranked
-from games.bots.rollout import habit_playouts
-from games.bots.sampler import sample_world
-from games.bots.solver import Solver
-from games.bots.strong import StrongPlayer
+from games.bots import LEVELS
+from games.bots.tricks import computer_player
+from games.bots.tricks.habits import habit_card, keeper, observed_plays, world_weight
+from games.bots.tricks.knowledge import infer
+from games.bots.tricks.medium import ranked
+from games.bots.tricks.rollout import habit_playouts
+from games.bots.tricks.sampler import sample_world
+from games.bots.tricks.solver import Solver
+from games.bots.tricks.strong import StrongPlayer
 from games.engine import FEMKORT, LETZTER_STICH
 from games.engine.cards import BIT, CARDS, INDEX, SUIT_MASK
 from games.engine.tricks.masks import standing
@@ -215,7 +216,7 @@ class _Broken:
 
 @pytest.mark.parametrize("game", ["femkort", "euchre"])
 def test_a_computer_player_that_fails_still_takes_a_legal_action(game, caplog):
-    from games.bots import act
+    from games.bots.tricks import act
     from games.engine import get_game
 
     rules = get_game(game)

@@ -6,10 +6,11 @@ from dataclasses import replace
 
 import pytest
 
-from games.bots import LEVELS, act, computer_player
-from games.bots.counting import knowledge, medium_action, play_out, world_state
-from games.bots.sampler import sample_world
-from games.bots.strong import StrongPlayer
+from games.bots import LEVELS
+from games.bots.tricks import act, computer_player
+from games.bots.tricks.counting import knowledge, medium_action, play_out, world_state
+from games.bots.tricks.sampler import sample_world
+from games.bots.tricks.strong import StrongPlayer
 from games.engine import EUCHRE, NAP
 from games.engine.cards import BIT, from_mask
 from games.engine.tricks.deal import playing_order

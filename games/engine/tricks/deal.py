@@ -236,7 +236,7 @@ class TrickGame(Game):
 
     def computer(self, level: str, rng: random.Random) -> Any:
         """The trick library's own computer players (they read the trick view, ``View.detail``)."""
-        from games.bots import TrickSeat, computer_player
+        from games.bots.tricks import TrickSeat, computer_player
 
         return TrickSeat(computer_player(level, rng))
 
