@@ -31,17 +31,17 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from femkort_site.proxies import scope_client_address
-from games import services
+from games import services, snapshots
 from games.chat_html import chat_html, chat_line_html
 from games.engine.game import looks_like_action
 from games.models import PRESENCE_TIMEOUT, ChatMute, Connection, GameSession, Seat, SocketOpening
 from games.selectors import table_view
 from games.services.locks import named_lock
 from games.table_html import message_html, presence_html, table_html
+from games.threads import db
 
-from . import drivers, snapshots, sockets
+from . import drivers, sockets
 from .logins import SIGNED_OUT, login_holds
-from .threads import db
 
 log = logging.getLogger(__name__)
 NOT_FOUND = 4404

@@ -23,13 +23,11 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from games import services
+from games import services, snapshots
 from games.bots import decide
 from games.engine.game import View
 from games.selectors import computer_view, overdue_tables
-
-from . import snapshots
-from .threads import db
+from games.threads import db
 
 log = logging.getLogger(__name__)
 OVERDUE_GRACE = timedelta(seconds=2)

@@ -13,12 +13,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from games import snapshots
+from games.announcements import announce
 from games.bots import decide
 from games.engine import IllegalPlay, Match, get_game
 from games.engine.game import State, Text
 from games.engine.options import gettext_noop
-from games.live import snapshots
-from games.live.broadcast import announce
 from games.models import Deal, GameSession, Play, Seat
 from games.records import deal_state, match_of, store_match
 from games.selectors import TableSnapshot

@@ -14,10 +14,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import User
+from games.announcements import announce
 from games.bots import LEVELS
 from games.engine import GAMES, InvalidDeal, get_game
 from games.engine.game import Game
-from games.live.broadcast import announce
 from games.models import TURN_CLOCKS, GameSession, Seat
 from games.records import players_needed, seat_choices, store_match
 from games.selectors import idle_waiting, waiting_cutoff

@@ -18,8 +18,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from games.announcements import announce
 from games.engine.game import State
-from games.live.broadcast import announce
 from games.models import PRESENCE_TIMEOUT, Connection, GameSession, Seat, ServerBeat
 from games.records import deal_state
 

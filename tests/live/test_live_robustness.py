@@ -10,8 +10,9 @@ from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
 from femkort_site.asgi import application
+from games import announcements as broadcast
 from games import services
-from games.live import broadcast, drivers, sockets
+from games.live import drivers, sockets
 from games.live.consumer import TableConsumer
 from games.models import Connection, GameSession, Play
 from games.services import play as play_service

@@ -14,8 +14,7 @@ import threading
 from collections import OrderedDict
 
 from games.selectors import TableSnapshot, online_users, table_snapshot, table_snapshot_after
-
-from .threads import db
+from games.threads import db
 
 KEEP_TABLES = 2000
 _lock = threading.Lock()

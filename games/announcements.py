@@ -14,7 +14,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from .threads import serving_loop
+from games.threads import serving_loop
 
 log = logging.getLogger(__name__)
 
