@@ -11,13 +11,14 @@ from channels.db import database_sync_to_async
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.bots.arena import run_arena
 from games.engine import GAMES
 from games.engine.records import replay
 from games.models import GameSession, Standing
 from tests.live_helpers import DATA_CARD, connect, drain, frame_seq, frames_until, hidden_from, table_now
 from tests.seam_game import THREE_CROWNS
+from tests.site_helpers import history_pages
+from tests.site_helpers import open_from_the_lobby as from_the_lobby
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -31,28 +32,8 @@ def crowns(monkeypatch):
 def open_from_the_lobby(players) -> GameSession:
     host = Client()
     host.force_login(players[0])
-    lobby = host.get(reverse("lobby") + "?game=three-crowns").content.decode()
-    assert "Deals to win" in lobby
-    assert 'name="game" value="three-crowns"' in lobby
-    response = host.post(reverse("table_create"), {"game": "three-crowns", "seats": 3, "target": 2})
-    assert response.status_code == 302
-    session = GameSession.objects.get()
-    for user in players[1:]:
-        services.seat_take(session_id=session.pk, user=user)
-    host.post(reverse("session_start", args=[session.pk]))
-    session.refresh_from_db()
-    assert session.status == GameSession.Status.PLAYING
-    return session
-
-
-def history_pages(session: GameSession) -> dict:
-    visitor = Client()
-    page = visitor.get(reverse("session", args=[session.pk])).content.decode()
-    exported = visitor.get(reverse("session_export", args=[session.pk])).json()
-    deal = session.deals.order_by("number").first()
-    replayed = visitor.get(reverse("deal_replay", args=[deal.pk]) + "?step=9")
-    board = visitor.get(reverse("leaderboard") + "?game=three-crowns").content.decode()
-    return {"page": page, "exported": exported, "replay": replayed.status_code, "board": board}
+    assert "Deals to win" in host.get(reverse("lobby") + "?game=three-crowns").content.decode()
+    return from_the_lobby(players, "three-crowns", {"target": 2})
 
 
 async def test_a_game_from_the_tests_plays_a_whole_session_everywhere(players):
@@ -83,7 +64,7 @@ async def test_a_game_from_the_tests_plays_a_whole_session_everywhere(players):
                 assert not set(DATA_CARD.findall(frame)) & hidden_at[seq][seat]
     assert any("2 crowns" in frame for frame in received[0])  # the game's own score on the seats
 
-    pages = await database_sync_to_async(history_pages)(session)
+    pages = await database_sync_to_async(history_pages)(session, 9)
     assert "2 crowns" in pages["page"]
     assert pages["replay"] == 200
     assert [replay(record)["winner"] for record in pages["exported"]] == await database_sync_to_async(

@@ -22,6 +22,7 @@ from games.engine.records import replay
 from games.models import GameSession, Seat, Standing
 from games.records import deal_state
 from tests.live_helpers import DATA_CARD, connect, drain, frame_seq, frames_until, table_now
+from tests.site_helpers import history_pages, open_from_the_lobby
 from tests.stops_game import BOODLE, DECK, STOPS
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -96,7 +97,7 @@ async def test_a_game_without_tricks_plays_a_whole_session_everywhere(players):
     assert any(re.search(r'class="pile-area dead"', frame) for frame in received[0])  # the dead hand, face down
     assert any("chips" in frame for frame in received[0])  # the game's own score on the seats
 
-    pages = await database_sync_to_async(_history_pages)(session)
+    pages = await database_sync_to_async(history_pages)(session, 3)
     assert "chips" in pages["page"]
     assert pages["replay"] == 200
     winners = await database_sync_to_async(
@@ -159,27 +160,9 @@ def test_the_arena_plays_a_game_without_tricks_at_every_level():
 def _open_from_the_lobby(players) -> GameSession:
     host = Client()
     host.force_login(players[0])
-    lobby = host.get(reverse("lobby") + f"?game={STOPS.name}").content.decode()
-    assert "Crown Stops" in lobby
-    response = host.post(reverse("table_create"), {"game": STOPS.name, "seats": 3, "deals": 2})
-    assert response.status_code == 302, response.content.decode()[:2000]
-    session = GameSession.objects.get()
-    for user in players[1:]:
-        services.seat_take(session_id=session.pk, user=user)
-    host.post(reverse("session_start", args=[session.pk]))
-    session.refresh_from_db()
-    assert session.status == GameSession.Status.PLAYING
+    assert "Crown Stops" in host.get(reverse("lobby") + f"?game={STOPS.name}").content.decode()
+    session = open_from_the_lobby(players, STOPS.name, {"deals": 2})
     page = host.get(reverse("table", args=[session.pk])).content.decode()
     assert "The crown&#x27;s chips" in page
     assert "Dead hand" in page
     return session
-
-
-def _history_pages(session: GameSession) -> dict:
-    visitor = Client()
-    page = visitor.get(reverse("session", args=[session.pk])).content.decode()
-    exported = visitor.get(reverse("session_export", args=[session.pk])).json()
-    deal = session.deals.order_by("number").first()
-    replayed = visitor.get(reverse("deal_replay", args=[deal.pk]) + "?step=3")
-    board = visitor.get(reverse("leaderboard") + f"?game={STOPS.name}").content.decode()
-    return {"page": page, "exported": exported, "replay": replayed.status_code, "board": board}
