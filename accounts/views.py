@@ -14,8 +14,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
-from games.selectors import sessions_of
-
 from . import services
 from .forms import ProfileForm, SignupForm
 
@@ -57,7 +55,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         form.save()
         messages.success(request, _("Your profile was saved."))
         return redirect("profile")
-    return render(request, "accounts/profile.html", {"form": form, "sessions": sessions_of(request.user)})
+    return render(request, "accounts/profile.html", {"form": form})
 
 
 def locked_out(request: HttpRequest, *args: object) -> HttpResponse:

@@ -27,7 +27,7 @@ class SeatInline(ReadOnlyInline):
 
 class DealInline(ReadOnlyInline):
     model = Deal
-    fields = ("number", "dealer", "trump", "winner", "started", "finished")
+    fields = ("number", "dealer", "winner", "started", "finished")
     readonly_fields = fields
     show_change_link = True
 
@@ -87,10 +87,10 @@ class SeatAdmin(GameStateReadOnly):
 class DealAdmin(admin.ModelAdmin):
     """Full deals, every hand as dealt: admins may see them; nobody may edit them."""
 
-    list_display = ("session", "number", "dealer", "trump", "winner", "started", "finished")
+    list_display = ("session", "number", "dealer", "winner", "started", "finished")
     list_filter = ("session__game", "finished")
     search_fields = ("session__id",)
-    readonly_fields = ("session", "number", "dealer", "hands", "trump", "options", "winner", "started", "finished")
+    readonly_fields = ("session", "number", "dealer", "setup", "winner", "started", "finished")
     inlines = [PlayInline]
 
     def has_add_permission(self, request) -> bool:

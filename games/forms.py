@@ -1,10 +1,9 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.engine import TrickGame
-from games.engine.base import looks_like_action
+from games.engine.game import Game, looks_like_action
 from games.engine.options import Option, from_form
-from games.records import seat_limits
+from games.records import seat_choices
 
 
 class TableForm(forms.Form):
@@ -26,20 +25,26 @@ class TableForm(forms.Form):
         help_text=_("When it runs out, a computer plays for that player until they take their seat back."),
     )
 
-    def __init__(self, rules: TrickGame, *args, **kwargs):
+    def __init__(self, rules: Game, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.rules = rules
         self.fields["game"].initial = rules.name
-        low, high = seat_limits(rules)
+        choices = seat_choices(rules)
+        low, high = choices[0], choices[-1]
         # A game for one number of players only (Euchre: four) has nothing to choose: the page says how many.
         self.fixed_seats = low if low == high else None
-        seats = forms.IntegerField(
-            label=_("Seats"),
-            min_value=low,
-            max_value=high,
-            initial=min(max(4, low), high),
-            widget=forms.HiddenInput if self.fixed_seats else None,
-        )
+        if len(choices) == high - low + 1:
+            seats = forms.IntegerField(
+                label=_("Seats"),
+                min_value=low,
+                max_value=high,
+                initial=min(max(4, low), high),
+                widget=forms.HiddenInput if self.fixed_seats else None,
+            )
+        else:  # some table sizes only (2, 4 or 6): offer just those
+            seats = forms.TypedChoiceField(
+                label=_("Seats"), choices=[(n, str(n)) for n in choices], coerce=int, initial=choices[0]
+            )
         fields = {"game": self.fields.pop("game"), "seats": seats}
         fields |= {option.name: _field(option) for option in rules.options_schema}
         fields["turn_seconds"] = self.fields.pop("turn_seconds")
@@ -84,16 +89,24 @@ def _plain_field(option: Option, label: str, help_text: str) -> forms.Field:
     )
 
 
-class PlayForm(forms.Form):
-    """A card, or an action word (a bid, a call, a vote on new cards); the rules judge it."""
+class MoveForm(forms.Form):
+    """One move: a card, or an action word (a bid, a call, a vote on new cards); the rules judge it.
 
-    card = forms.CharField(max_length=20)
+    Pages send it as ``move``; pages from before that name sent ``card``, still read."""
+
+    move = forms.CharField(max_length=20)
     seq = forms.IntegerField(min_value=0)
 
-    def clean_card(self) -> str:
-        if not looks_like_action(self.cleaned_data["card"]):
+    def __init__(self, data=None, *args, **kwargs):
+        if data is not None and "move" not in data and "card" in data:
+            data = data.copy()
+            data["move"] = data["card"]
+        super().__init__(data, *args, **kwargs)
+
+    def clean_move(self) -> str:
+        if not looks_like_action(self.cleaned_data["move"]):
             raise forms.ValidationError(_("That move was not understood; nothing changed."))
-        return self.cleaned_data["card"]
+        return self.cleaned_data["move"]
 
 
 class SeatForm(forms.Form):

@@ -12,15 +12,13 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 
-from .cardnames import suit_name
 from .engine import get_game
-from .engine.base import Match, winning_card
-from .engine.records import public_record
-from .engine.views import EVERYONE, HIDDEN_DISCARD, HiddenCards, view_for
+from .engine.game import HiddenCards, Match, View
 from .models import Deal, GameSession, PeriodStanding, Seat, Standing
-from .records import deal_state
-from .selectors import CardView, card_view, say, say_count, trick_view
+from .records import deal_start, deal_state
+from .selectors import AreaView, CardView, area_view, card_view
 from .services.standings import period_starts
+from .words import say, say_count
 
 PERIODS = ("all", "month", "week")
 BOARDS = ("sessions", "rating")
@@ -64,18 +62,18 @@ def session_history(session: GameSession) -> list[DealRow]:
         return []
     rules = get_game(session.game)
     options = rules.parse_options(session.options)
-    players = len(deals[0].hands)
+    players = deal_start(deals[0]).view(None).players
     match = replace(rules.new_match(players=players, options=options, rng=random.Random(0)), dealer=deals[0].dealer)
     rows = []
     for deal in deals:
         state = deal_state(deal)
-        if state.redealt:  # dealt again by agreement: nothing was played or settled
+        if state.is_over and state.outcome().again:  # dealt again by agreement: nothing was played or settled
             continue
         if match is None or not state.is_over:  # plays not kept (generated history): nothing to show or follow
             match = None
             rows.append(DealRow(deal, None, None))
             continue
-        record = public_record(view_for(state, EVERYONE)) | rules.record_context(match)
+        record = state.public_record() | rules.record_context(match)
         match = match.settle(state)
         rows.append(DealRow(deal, record, match))
     return rows
@@ -103,7 +101,7 @@ class ReplaySeat:
     to_act: bool
     hand: list[CardView]
     played: list[CardView]
-    tricks_won: int
+    tally: list[str]
     sitting_out: bool = False
 
 
@@ -113,74 +111,70 @@ class Replay:
     step: int
     total: int
     seats: list[ReplaySeat]
-    trick: list[CardView]
-    trick_starts: list[int]
+    areas: list[AreaView]  # the middle of the table at this step (the trick)
+    trick_starts: list[int]  # the steps at which a trick is led (to jump to)
     result: str = ""
     bidding: list[str] = field(default_factory=list)  # the bids and calls up to this step, in words
-    trump: str = ""  # the trump suit's name once it is known at this step
-    upcard: CardView | None = None  # the card turned up beside the hands (Euchre), all deal long
+    trump: str = ""  # "Trump: hearts", once it is known at this step
+    upcard: CardView | None = None  # a card turned up beside the hands, all deal long
+
+    @property
+    def trick(self) -> AreaView | None:
+        return next((area for area in self.areas if area.kind == "trick"), None)
 
 
 def replay_at(deal: Deal, step: int) -> Replay:
-    """The finished deal after ``step`` actions, every hand face up (the deal is over) except what
-    nobody saw: a dealer's discard, and the hand of a seat that sat the deal out, at every step."""
-    whole = deal_state(deal)
-    if whole.redealt:
-        raise Http404("That deal was dealt again before anyone played.")
+    """The finished deal after ``step`` actions, as everyone may see it now (the game's views
+    after the deal: every hand face up except what nobody saw)."""
+    actions = list(deal.plays.values_list("seat", "action"))
+    start = deal_start(deal)
     try:
-        seen = view_for(whole, EVERYONE)  # hands are shown only if the deal is over
+        views = start.replay(actions)
     except HiddenCards:
         raise Http404("This deal's cards were not kept.") from None
-    hidden = HIDDEN_DISCARD in seen.calls
-    actions = [
-        (seat, HIDDEN_DISCARD if hidden and action.startswith(HIDDEN_DISCARD + ":") else action)
-        for seat, action in deal.plays.values_list("seat", "action")
-    ]
+    if deal_state(deal, actions).outcome().again:
+        raise Http404("That deal was dealt again before anyone played.")
+    final = views[-1]
     step = max(0, min(step, len(actions)))
-    state = deal_state(deal, actions[:step])
-    rules = get_game(deal.session.game)
+    view = views[step]
     seats = list(deal.session.seats.select_related("user").order_by("position"))
     names = [seat.name for seat in seats]
-    won_cards = {winning_card(state.seats, trick) for trick in state.tricks}
-
-    def shown(position: int) -> bool:
-        """Hands of the seats that played; one that sat out was never seen, not even before the lead."""
-        return position in seen.seats
-
+    shown = {seat.seat: seat for seat in view.seats}
     panels = [
         ReplaySeat(
             position=seat.position,
             name=seat.name,
-            is_dealer=seat.position == deal.dealer,
-            to_act=seat.position == state.to_act,
-            hand=[card_view(c) for c in state.hand(seat.position)] if shown(seat.position) else [],
-            played=[card_view(c, won=c in won_cards) for c in state.played_by(seat.position)],
-            tricks_won=sum(trick.winner == seat.position for trick in state.tricks),
-            sitting_out=seat.position not in seen.seats,
+            is_dealer=seat.position == view.dealer,
+            to_act=seat.position == view.to_act,
+            hand=[card_view(card) for card in shown[seat.position].cards],
+            played=[card_view(p.card or "", won=p.marked) for p in shown[seat.position].played],
+            tally=[say_count(count) for count in shown[seat.position].tally],
+            sitting_out=not shown[seat.position].playing,
         )
         for seat in seats
-        if seat.position < state.players
+        if seat.position in shown
     ]
-    trick = []
-    if state.trick and state.trick.cards:
-        trick = trick_view(state.seats, state.trick, names)
-    elif state.tricks and step:
-        trick = trick_view(state.seats, state.tricks[-1], names, mark_winner=True)
-    first_card = len(actions) - len([card for trick in seen.tricks for card in trick.cards])
+    middle = [area_view(area, names) for area in view.areas if not area.beside and (area.cards or area.count)]
+    beside = [area_view(area, names) for area in view.areas if area.beside]
+    upcard = next((area.cards[0] for area in beside if area.name == "upcard" and area.cards), None)
     return Replay(
         deal=deal,
         step=step,
         total=len(actions),
         seats=panels,
-        trick=trick,
-        trick_starts=list(range(first_card, len(actions), len(seen.seats))),
-        result=say(rules.deal_result(whole), names, number=deal.number),
-        bidding=[
-            say(rules.call_said(state, index), names, name=names[seat]) for index, seat in enumerate(state.callers)
-        ],
-        trump=suit_name(state.trump) if state.trump else "",
-        upcard=card_view(state.upcard) if state.upcard else None,
+        areas=middle,
+        trick_starts=[index - 1 for index, seen in enumerate(views) if _leads(seen)],
+        result=say(final.result, names, number=deal.number),
+        bidding=[say(text, names) for text in view.log],
+        trump=" ".join(say(text, names) for kind, text in view.facts if kind == "trump"),
+        upcard=upcard,
     )
+
+
+def _leads(view: View) -> bool:
+    """A trick was just led: its first card is the only one down."""
+    trick = view.area("trick")
+    return trick is not None and len(trick.cards) == 1 and not trick.done
 
 
 def session_detail(session_id: int) -> tuple[GameSession, list[Seat], list[Deal]]:

@@ -164,12 +164,12 @@ class Deal(models.Model):
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="deals")
     number = models.PositiveIntegerField()
     dealer = models.PositiveSmallIntegerField()
-    hands = models.JSONField(help_text=_("Each seat's cards as dealt, from seat 0; empty for a seat sitting out."))
-    trump = models.CharField(max_length=1, blank=True)
-    upcard = models.CharField(
-        max_length=2, blank=True, help_text=_("The card turned up beside the hands, in a game that has one.")
+    setup = models.JSONField(
+        help_text=_(
+            "The deal as its game dealt it, in the game's own terms: every card dealt (hands, stock, "
+            "upcard), the options it was played under and what it needed of the session before it."
+        )
     )
-    options = models.JSONField(default=dict, help_text=_("The table options this deal was played under."))
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
     started = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)

@@ -4,17 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.engine import Match, TrickGame, get_game
-from games.engine.base import REDEAL_YES, DealState
+from games.engine import Match, get_game
+from games.engine.game import Game, State
 
 from .models import Deal, GameSession, Seat
 
-MIN_SEATS, MAX_SEATS = 2, 10  # a table's seats, within its game's own limits
+MIN_SEATS, MAX_SEATS = 2, 10  # a table's seats, within its game's own table sizes
 
 
-def seat_limits(rules: TrickGame) -> tuple[int, int]:
+def seat_choices(rules: Game) -> tuple[int, ...]:
+    """The table sizes a table of this game may have, smallest first."""
+    return tuple(sorted(count for count in rules.seat_counts if MIN_SEATS <= count <= MAX_SEATS))
+
+
+def seat_limits(rules: Game) -> tuple[int, int]:
     """The fewest and most seats a table of this game may have."""
-    return max(MIN_SEATS, rules.min_players), min(MAX_SEATS, rules.max_players)
+    choices = seat_choices(rules)
+    return choices[0], choices[-1]
 
 
 def players_needed(game: str) -> int:
@@ -22,17 +28,19 @@ def players_needed(game: str) -> int:
     return seat_limits(get_game(game))[0]
 
 
-def deal_state(deal: Deal, actions: Sequence[str | tuple[int, str]] | None = None) -> DealState:
-    """The deal now: its dealt hands with every stored action (or just ``actions``: cards, or
-    (seat, action) pairs) applied, in order. The seat matters for asking for new cards, which
-    anyone may do out of turn."""
-    game = get_game(deal.session.game)
-    options = game.parse_options(deal.options)
-    upcard = {"upcard": deal.upcard} if deal.upcard else {}
-    state = game.start(dealt=deal.hands, dealer=deal.dealer, options=options, trump=deal.trump or None, **upcard)
+def deal_start(deal: Deal) -> State:
+    """The deal as dealt, before its first action."""
+    return get_game(deal.session.game).start(deal.setup)
+
+
+def deal_state(deal: Deal, actions: Sequence[str | tuple[int, str]] | None = None) -> State:
+    """The deal now: as dealt, with every stored action (or just ``actions``: actions of the seat
+    to act, or (seat, action) pairs) applied, in order. The seat matters for actions some seat
+    may take out of turn (asking for new cards)."""
+    state = deal_start(deal)
     for item in deal.plays.values_list("seat", "action") if actions is None else actions:
         seat, action = item if isinstance(item, tuple) else (None, item)
-        state = state.apply(action, seat=seat if action == REDEAL_YES else None)
+        state = state.apply(action, seat=seat)
     return state
 
 

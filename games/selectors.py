@@ -14,31 +14,17 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, ngettext, pgettext
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 
-from .cardnames import card_face, card_label, card_short, suit_name
-from .engine import GAMES, IllegalPlay, TrickGame
-from .engine.base import (
-    ACTION_WORDS,
-    REDEAL_YES,
-    CardName,
-    DealState,
-    Match,
-    SeatName,
-    SuitName,
-    Text,
-    Trick,
-    playing_order,
-    winning_card,
-)
-from .engine.base import Count as Amount
-from .engine.cards import INDEX
-from .engine.views import EVERYONE, SeatView, view_for
+from .cardnames import card_face, card_label, card_short
+from .engine import GAMES
+from .engine.game import EVERYONE, Area, Game, Match, Shown, State, View
 from .models import LEVEL_NAMES, PRESENCE_TIMEOUT, Connection, Deal, GameSession, Play, Seat
-from .records import deal_state, match_of, players_needed
+from .records import deal_state, match_of, players_needed, seat_choices
+from .words import say, say_count
 
 
 @dataclass(frozen=True)
@@ -49,7 +35,7 @@ class GameEntry:
     players: str
 
 
-def game_title(rules: TrickGame) -> str:
+def game_title(rules: Game) -> str:
     """The game's name as the viewer's language writes it: the name itself, with a local name in
     brackets where the language has one (translators add it)."""
     return _(rules.title)
@@ -62,17 +48,21 @@ def game_list() -> list[GameEntry]:
             name,
             game_title(rules),
             _(rules.summary),
-            _players(rules.min_players, rules.max_players),
+            _players(seat_choices(rules)),
         )
         for name, rules in GAMES.items()
         if rules.on_site
     ]
 
 
-def _players(low: int, high: int) -> str:
-    """How many play a game: "3 to 10 players", or "4 players" for a game of one number only."""
+def _players(choices: tuple[int, ...]) -> str:
+    """How many play a game: "3 to 10 players", "4 players" for a game of one number only, or
+    "2, 4 or 6 players" for a game of some numbers only."""
+    low, high = choices[0], choices[-1]
     if low == high:
         return ngettext("%(count)d player", "%(count)d players", low) % {"count": low}
+    if len(choices) < high - low + 1:
+        return _("%(counts)s or %(last)d players") % {"counts": ", ".join(map(str, choices[:-1])), "last": high}
     return _("%(low)d to %(high)d players") % {"low": low, "high": high}
 
 
@@ -83,7 +73,7 @@ class OptionText:
     default_text: str
 
 
-def option_texts(rules: TrickGame) -> list[OptionText]:
+def option_texts(rules: Game) -> list[OptionText]:
     """A game's table options worded for its rules page, with their defaults."""
     texts = []
     for option in rules.options_schema:
@@ -97,48 +87,14 @@ def option_texts(rules: TrickGame) -> list[OptionText]:
     return texts
 
 
-def game_entry(rules: TrickGame) -> GameEntry:
+def game_entry(rules: Game) -> GameEntry:
     return next(entry for entry in game_list() if entry.name == rules.name)
 
 
-def game_or_first(name: str | None) -> TrickGame:
+def game_or_first(name: str | None) -> Game:
     """The game asked for, or the first one listed when the name is missing or unknown."""
     rules = GAMES.get(name or "")
     return rules if rules is not None and rules.on_site else next(game for game in GAMES.values() if game.on_site)
-
-
-def say(text: Text | Amount, names: Sequence[str] = (), **extra: object) -> str:
-    """A game's sentence in the viewer's language, its seats, cards and suits put in as words
-    (``names``: the seats' names); ``extra`` fills what only the site knows (a deal's number).
-    A number with its noun (``Count``) is said in the plural form the language gives that number."""
-    if isinstance(text, Amount):
-        return say_count(text)
-    return _said(text, names, extra)
-
-
-def _said(text: Text, names: Sequence[str], extra: dict) -> str:
-    message = pgettext(text.context, text.message) if text.context else _(text.message)
-    if not text.params and not extra:
-        return message
-    return message % ({key: _param(value, names) for key, value in text.params} | extra)
-
-
-def _param(value: object, names: Sequence[str]) -> object:
-    if isinstance(value, SeatName):
-        return names[value.seat] if value.seat < len(names) else ""
-    if isinstance(value, CardName):
-        return card_short(value.card)
-    if isinstance(value, SuitName):
-        return suit_name(value.suit)
-    if isinstance(value, Text):
-        return _said(value, names, {})
-    if isinstance(value, Amount):
-        return say_count(value)
-    return value
-
-
-def say_count(count: Amount) -> str:
-    return ngettext(count.singular, count.plural, count.count) % {"count": count.count}
 
 
 LOBBY_PAGE = 20
@@ -209,6 +165,7 @@ class CardView:
     won: bool = False
     seat_name: str = ""
     seat: int | None = None  # who played it, where that matters (a trick's cards lie in front of their players)
+    counters: int = 0  # chips or the like lying on it
 
     @property
     def face(self) -> str:
@@ -218,6 +175,29 @@ class CardView:
     def said(self) -> str:
         """The play in words, for the table's announcements."""
         return _("%(name)s plays the %(card)s.") % {"name": self.seat_name, "card": self.label.lower()}
+
+
+@dataclass(frozen=True)
+class AreaView:
+    """A public place on the table as the page draws it (see ``games.engine.game.Area``)."""
+
+    kind: str
+    name: str
+    label: str
+    cards: tuple[CardView, ...] = ()
+    count: int = 0
+    note: str = ""  # "Cleo takes the trick."
+    done: bool = False
+    beside: bool = False
+    previous: bool = False  # the last deal's, on show until this deal gets going
+
+    @property
+    def face_down(self) -> int:
+        return sum(card.card == "" for card in self.cards)
+
+    @property
+    def template(self) -> str:
+        return f"games/areas/_{self.kind}.html"
 
 
 @dataclass(frozen=True)
@@ -237,7 +217,7 @@ class SeatPanel:
     played: tuple[CardView, ...] = ()
     stand_in: bool = False  # a computer plays for this seat's person
     kept_for: str = ""  # a waiting seat kept for this person (play again)
-    tricks_taken: int | None = None  # this deal, where the game's score depends on it
+    tally: tuple[str, ...] = ()  # this deal's counts, where the game's score depends on them ("2 tricks taken")
     face_up: tuple[CardView, ...] = ()  # turned up in this seat's hand (the trump card)
     kept_for_me: bool = False
     left: bool = False
@@ -261,8 +241,8 @@ class TableSnapshot:
     session: GameSession
     seats: tuple[Seat, ...]
     deal: Deal | None
-    state: DealState | None
-    previous: tuple[Deal, DealState] | None  # the last finished deal, while its result is on show
+    state: State | None
+    previous: tuple[Deal, State] | None  # the last finished deal, while its result is on show
     online: frozenset[int]  # users with a live connection when it was read
     rematch_seats: tuple[tuple[int, int | None, int | None], ...] = ()  # play again: (position, user, invited)
     # What every viewer sees alike, worked out once per presence and language (see ``_public``).
@@ -289,23 +269,29 @@ class TableHeader:
     game: str
     game_title: str
     facts: tuple[str, ...]  # the options in short
-    trump: str = ""  # the trump suit's name, when there is one
+    trump: str = ""  # "Trump: hearts", when there is one
     pot: int | None = None
     extra_deal: str = ""  # a tie-break deal, announced
-    poll: str = ""  # a request for new cards, and how it stands
-    contract: tuple[str, ...] = ()  # what the auction settled, or where it stands
+    notices: tuple[str, ...] = ()  # what the table waits on (a request for new cards, and how it stands)
+    contract: tuple[str, ...] = ()  # what the deal settled so far (the auction's contract)
     standing: tuple[str, ...] = ()  # the partnerships' scores
-    upcard: CardView | None = None  # the card turned up beside the hands, while trump is being made
-    bidding: tuple[str, ...] = ()  # this deal's bids and calls so far, in words, in order
+    beside: tuple[AreaView, ...] = ()  # areas drawn beside the header (the upcard, while trump is being made)
+    bidding: tuple[str, ...] = ()  # this deal's public record so far (bids and calls), in words, in order
+
+    @property
+    def upcard(self) -> CardView | None:
+        area = next((area for area in self.beside if area.name == "upcard"), None)
+        return area.cards[0] if area and area.cards else None
 
 
 @dataclass(frozen=True)
 class ActionChoice:
-    """A button for a bid or call: what it says, and what it means."""
+    """A button for an action other than a card: what it says, and what it means."""
 
     action: str
     label: str
     meaning: str = ""
+    primary: bool = False
 
 
 @dataclass
@@ -315,18 +301,16 @@ class TableView:
     is_host: bool
     seats: list[SeatPanel]
     hand: tuple[CardView, ...]
-    trick: list[CardView]
-    trick_taken: str  # "Cleo takes the trick.", while the taken trick is still on show
+    areas: tuple[AreaView, ...]  # in the middle of the table: this deal's, or the last deal's while it is on show
     prompt: str
     deal_number: int | None
     last_deal: str
-    last_trick: list[CardView]
     my_turn: bool
     signed_in: bool
     can_start: bool
     can_join: bool
     finished_summary: str
-    actions: tuple[str, ...] = ()  # besides cards: what the viewer may do now (ask for, agree to, refuse new cards)
+    actions: tuple[ActionChoice, ...] = ()  # beside the hand: asking for, agreeing to, refusing new cards
     needed: int = 2  # seats to fill before the session can start
     choices: tuple[ActionChoice, ...] = ()  # the viewer's bids or calls, when it is their turn in an auction
     can_leave: bool = False
@@ -343,6 +327,11 @@ class TableView:
         """Whether any bid or call on offer says what it means (the bar explains them on demand)."""
         return any(choice.meaning for choice in self.choices)
 
+    @property
+    def trick(self) -> AreaView | None:
+        """This deal's trick in the middle, if one is on show."""
+        return next((area for area in self.areas if area.kind == "trick" and not area.previous), None)
+
 
 def table_snapshot(session_id: int) -> TableSnapshot | None:
     """Read a table in one transaction that sees one moment, so the cards shown always match its ``seq``."""
@@ -358,7 +347,7 @@ def table_snapshot(session_id: int) -> TableSnapshot | None:
         deal = session.deals.order_by("-number").first() if session.status != GameSession.Status.WAITING else None
         state = deal_state(deal) if deal else None
         previous = None
-        if state is not None and (state.is_over or not state.tricks):
+        if state is not None and (state.is_over or state.view(None).fresh):
             finished = (
                 deal if state.is_over else session.deals.filter(finished__isnull=False).order_by("-number").first()
             )
@@ -371,10 +360,10 @@ def table_snapshot(session_id: int) -> TableSnapshot | None:
 
 
 def table_snapshot_after(known: TableSnapshot) -> TableSnapshot | None:
-    """The table a few cards on from ``known`` within the same deal, read in one statement.
+    """The table a few actions on from ``known`` within the same deal, read in one statement.
 
     Another process made the change: rather than read the whole table again, read only the
-    session's number and the deal's plays after those already known (one statement sees one
+    session's number and the deal's actions after those already known (one statement sees one
     moment). ``None`` when anything else changed too (a deal ended, the session moved on
     otherwise): then the whole table is read.
     """
@@ -393,12 +382,12 @@ def table_snapshot_after(known: TableSnapshot) -> TableSnapshot | None:
     if not rows:
         return None
     seq, status, due, to_act, turn_since, deadline = rows[0][:6]
-    cards = [(row[7], row[6]) for row in rows if row[6] is not None]
-    if status != GameSession.Status.PLAYING or not cards or seq != known.seq + len(cards):
+    actions = [(row[7], row[6]) for row in rows if row[6] is not None]
+    if status != GameSession.Status.PLAYING or not actions or seq != known.seq + len(actions):
         return None
     state = known.state
-    for seat, action in cards:
-        state = state.apply(action, seat=seat if action == REDEAL_YES else None)
+    for seat, action in actions:
+        state = state.apply(action, seat=seat)
     if state.is_over:
         return None
     session = copy.copy(known.session)
@@ -423,45 +412,43 @@ def online_users(session_id: int) -> frozenset[int]:
 
 
 def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int] | None = None) -> TableView:
-    """The table as ``user`` may see it (a spectator if not seated): other hands only as card counts."""
+    """The table as ``user`` may see it (a spectator if not seated): only what the game's view
+    for that viewer holds, laid out."""
     session, seats, state = snapshot.session, snapshot.seats, snapshot.state
     online = snapshot.online if online is None else online
     signed_in = bool(user and user.is_authenticated)
     # A seat left for good is no longer the leaver's: from then on they see what a spectator sees.
     me = next((s.position for s in seats if signed_in and s.user_id == user.pk and not s.left), None)
-    view = view_for(state, me) if state and me is not None else None
-    panels, (trick, trick_taken), (last_deal, last_trick), finished, header = _public(
-        snapshot, online, me, user.pk if signed_in else None
-    )
+    view = state.view(me) if state and me is not None else None
+    panels, areas, last_deal, finished, header = _public(snapshot, online, me, user.pk if signed_in else None)
     filled = sum(not seat.is_empty for seat in seats)
     is_host = signed_in and user.pk == session.host_id
     waiting = session.status == GameSession.Status.WAITING
     playing = session.status == GameSession.Status.PLAYING
     mine = seats[me] if me is not None else None
     stood_in = bool(mine and mine.stand_in)  # a computer plays these cards: they are not the viewer's to play
-    rules = GAMES[session.game]
     names = [seat.short_name for seat in seats]
     acting = bool(view and playing and not stood_in)
+    choices = _choices(view, names) if acting else ()
+    prompted = view if view is not None and not stood_in else (state.view(None) if state else None)
     return TableView(
         session=session,
         my_seat=me,
         is_host=is_host,
         seats=panels,
         hand=_hand(view),
-        trick=trick,
-        trick_taken=trick_taken,
-        prompt=_prompt(None if stood_in else view or (view_for(state, None) if state else None), seats, header, rules),
+        areas=areas,
+        prompt=say(prompted.prompt, [seat.name for seat in seats]) if prompted and prompted.prompt else "",
         deal_number=snapshot.deal.number if snapshot.deal else None,
         last_deal=last_deal,
-        last_trick=last_trick,
         my_turn=bool(view and view.my_turn and playing and not stood_in),
         signed_in=signed_in,
         can_start=waiting and is_host and filled >= players_needed(session.game),
         needed=players_needed(session.game),
         can_join=waiting and signed_in and me is None and filled < len(seats),
         finished_summary=finished,
-        actions=tuple(a for a in view.actions if a in ACTION_WORDS) if acting else (),
-        choices=_choices(rules, view, names) if acting and view.my_turn else (),
+        actions=tuple(choice for choice, with_hand in choices if with_hand),
+        choices=tuple(choice for choice, with_hand in choices if not with_hand) if view and view.my_turn else (),
         can_leave=bool(playing and mine and not mine.left),
         can_reclaim=bool(playing and mine and mine.stand_in and not mine.left),
         can_rematch=session.status == GameSession.Status.FINISHED and is_host and session.rematch_id is None,
@@ -469,68 +456,59 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
         invited=signed_in and any(invited == user.pk and taker is None for _, taker, invited in snapshot.rematch_seats),
         server_now=int(timezone.now().timestamp() * 1000),
         header=header,
-        refusal=_refusal(state, view) if acting else "",
+        refusal=say(view.refusal, names) if acting and view.refusal else "",
     )
 
 
-def _refusal(state: DealState, view: SeatView) -> str:
-    """Why the server would refuse a card of the viewer's hand that may not be played now, in
-    the words it would use (the engine names the rule; the site words it once, in
-    ``services.errors``): the page says it next to the hand when such a card is tried."""
-    from .services.errors import IllegalCard  # (the services read tables through this module)
-
-    legal = set(view.legal) if view.my_turn else set()
-    refused = next((card for card in view.hand if card not in legal), None)
-    if refused is None:
-        return ""
-    try:
-        state.apply(refused, seat=view.seat)
-    except IllegalPlay as error:
-        return IllegalCard(error).message
-    return ""
-
-
-def _choices(rules: TrickGame, view: SeatView, names: list[str]) -> tuple[ActionChoice, ...]:
-    """The bids or calls the viewer may make now, each worded with what it means."""
-    choices = []
-    for action in view.actions:
-        if action in ACTION_WORDS or action in INDEX:
-            continue
-        label, meaning = rules.action_text(action, view)
-        choices.append(ActionChoice(action, say(label, names), say(meaning, names) if meaning else ""))
-    return tuple(choices)
+def _choices(view: View, names: list[str]) -> tuple[tuple[ActionChoice, bool], ...]:
+    """The viewer's actions other than cards, each worded with what it means, and whether it
+    goes beside the hand."""
+    return tuple(
+        (
+            ActionChoice(
+                choice.action,
+                say(choice.label, names),
+                say(choice.meaning, names) if choice.meaning else "",
+                choice.primary,
+            ),
+            choice.with_hand,
+        )
+        for choice in view.choices
+    )
 
 
 def _public(snapshot: TableSnapshot, online: frozenset[int], me: int | None, viewer: int | None) -> tuple:
-    """Seats, trick, last deal and result: the same for every viewer once the session runs."""
+    """Seats, the middle of the table, last deal and result: the same for every viewer once the session runs."""
     key = (online, get_language())
     if snapshot.state is not None and key in snapshot.memo:
         return snapshot.memo[key]
-    view = view_for(snapshot.state, None) if snapshot.state else None
-    won = {winning_card(view.seats, trick) for trick in view.tricks} if view else set()
+    view = snapshot.state.view(None) if snapshot.state else None
     rules = GAMES[snapshot.session.game]
     match = match_of(snapshot.session, snapshot.seats) if snapshot.session.match else None
+    names = [s.short_name for s in snapshot.seats]
+    options = rules.parse_options(snapshot.session.options)
+    last_deal, recap = _last_deal(snapshot, view, names)
     public = (
         [
             _panel(
                 seat,
                 me,
                 view,
-                won,
                 seat.user_id in online,
                 _clock(snapshot.session),
                 viewer,
                 rules,
                 match,
                 snapshot.state,
-                [s.short_name for s in snapshot.seats],
+                names,
+                options,
             )
             for seat in snapshot.seats
         ],
-        _trick(view, snapshot.seats),
-        _last_deal(snapshot, view),
+        recap if view is None or view.over else (_middle(view, names) or recap),
+        last_deal,
         session_result(snapshot.session, snapshot.seats),
-        _header(snapshot, rules, match, view),
+        _header(snapshot, rules, match, view, names),
     )
     if snapshot.state is not None:
         snapshot.memo[key] = public
@@ -545,20 +523,20 @@ def table_view_for(session: GameSession, user: User | None) -> TableView:
 def _panel(
     seat: Seat,
     me: int | None,
-    view: SeatView | None,
-    won: set[str],
+    view: View | None,
     connected: bool,
     deadline: int | None,
     viewer: int | None,
-    rules: TrickGame,
+    rules: Game,
     match: Match | None,
-    deal: DealState | None,
+    deal: State | None,
     names: list[str],
+    options: object,
 ) -> SeatPanel:
-    played = tuple(card_view(c, won=c in won) for c in view.played[seat.position]) if view else ()
-    partners = [names[p] for p in rules.partners(seat.position, len(names))[1:]]
-    team = next(i for i, team in enumerate(rules.teams(len(names))) if seat.position in team) if partners else None
-    taken = sum(trick.winner == seat.position for trick in view.tricks) if view and rules.counts_tricks else None
+    shown = view.seats[seat.position] if view and seat.position < len(view.seats) else None
+    partners = [names[p] for p in rules.partners(seat.position, len(names), options)[1:]]
+    sides = rules.sides(len(names), options)
+    team = next(i for i, side in enumerate(sides) if seat.position in side) if partners else None
     return SeatPanel(
         position=seat.position,
         name=seat.name,
@@ -566,15 +544,15 @@ def _panel(
         level=str(LEVEL_NAMES.get(seat.computer, seat.computer)) if seat.computer else "",
         computer=seat.computer,
         scores=tuple(say_count(count) for count in rules.seat_scores(match, seat.position, deal)) if match else (),
-        tricks_taken=taken,
-        face_up=tuple(card_view(card) for owner, card in view.face_up if owner == seat.position) if view else (),
+        tally=tuple(say_count(count) for count in shown.tally) if shown else (),
+        face_up=tuple(card_view(card) for card in shown.face_up) if shown else (),
         is_dealer=bool(view and view.dealer == seat.position),
         to_act=bool(view and view.to_act == seat.position),
         is_me=seat.position == me and view is None,  # only a waiting table's seats depend on who looks
         empty=seat.is_empty,
         connected=connected and not seat.left,  # a page left open is not a player at the table
-        hand_size=view.hand_sizes[seat.position] if view and seat.position in view.seats else 0,
-        played=played,
+        hand_size=shown.in_hand if shown and shown.playing else 0,
+        played=tuple(_card(placed, names) for placed in shown.played) if shown else (),
         stand_in=bool(seat.user_id and seat.stand_in),
         left=seat.left,
         deadline=deadline if view and view.to_act == seat.position else None,
@@ -582,7 +560,7 @@ def _panel(
         kept_for_me=bool(viewer and seat.invited_id == viewer),
         team=team,
         partner=", ".join(partners),
-        sitting_out=bool(view and seat.position not in view.seats),
+        sitting_out=bool(shown and not shown.playing),
     )
 
 
@@ -591,145 +569,95 @@ def _clock(session: GameSession) -> int | None:
     return int(session.deadline.timestamp() * 1000) if session.deadline else None
 
 
-def _header(snapshot: TableSnapshot, rules: TrickGame, match: Match | None, view: SeatView | None) -> TableHeader:
+def _header(
+    snapshot: TableSnapshot, rules: Game, match: Match | None, view: View | None, names: list[str]
+) -> TableHeader:
     playing = snapshot.session.status == GameSession.Status.PLAYING
     extra = rules.extra_deal(match) if match is not None and playing else None
     tiebreak = ""
     if extra:
-        names = ", ".join(snapshot.seats[seat].name for seat in extra)
-        tiebreak = _("Tie-break: %(names)s play one more deal for the session.") % {"names": names}
+        seated = ", ".join(snapshot.seats[seat].name for seat in extra)
+        tiebreak = _("Tie-break: %(names)s play one more deal for the session.") % {"names": seated}
+    facts = view.facts if view else ()
+    live = view is not None and playing
     return TableHeader(
         game=rules.name,
         game_title=game_title(rules),
         facts=tuple(say(text) for text in rules.describe(rules.parse_options(snapshot.session.options))),
-        trump=suit_name(view.trump) if view and view.trump else "",
+        trump=" ".join(say(text, names) for kind, text in facts if kind == "trump"),
         pot=rules.pot(match, snapshot.state) if match is not None and snapshot.state is not None else None,
         extra_deal=tiebreak,
-        poll=_poll(snapshot.state, [seat.name for seat in snapshot.seats]),
-        **_auction(snapshot, rules, match, view),
+        notices=tuple(say(text, [seat.name for seat in snapshot.seats]) for text in view.notices) if view else (),
+        standing=tuple(say(text, names) for text in rules.match_facts(match)) if match is not None else (),
+        contract=tuple(say(text, names) for kind, text in facts if kind != "trump") if live else (),
+        beside=tuple(area for area in _areas(view, names) if area.beside) if live else (),
+        bidding=tuple(say(text, names) for text in view.log) if live else (),
     )
 
 
-def _auction(snapshot: TableSnapshot, rules: TrickGame, match: Match | None, view: SeatView | None) -> dict:
-    """The header's words for a game with bidding or partnerships: the bids so far, what they
-    settled, the upcard while trump is being made, and the partnerships' scores."""
-    names = [seat.short_name for seat in snapshot.seats]
-    standing = tuple(say(text, names) for text in rules.match_facts(match)) if match is not None else ()
-    if view is None or snapshot.session.status != GameSession.Status.PLAYING:
-        return {"standing": standing}
-    callers = snapshot.state.callers
-    return {
-        "standing": standing,
-        "contract": tuple(say(text, names) for text in rules.contract_facts(view)) if view.calls or view.upcard else (),
-        "upcard": card_view(view.upcard) if rules.upcard_on_show(view) else None,
-        "bidding": tuple(
-            say(rules.call_said(view, index), names, name=names[seat]) for index, seat in enumerate(callers)
-        ),
-    }
-
-
-def _poll(state: DealState | None, names: list[str]) -> str:
-    """Someone asked for new cards: who, and who must answer (or who refused), until the first card."""
-    poll = state.poll if state is not None else None
-    if poll is None or state.plays:
-        return ""
-    asker = names[poll.asker]
-    if poll.outcome is None:
-        return _("%(asker)s asks for new cards; waiting for %(voter)s to answer.") % {
-            "asker": asker,
-            "voter": names[poll.voter],
-        }
-    start = poll.seats.index(poll.asker)
-    refuser = next(seat for seat in [*poll.seats[start + 1 :], *poll.seats[:start]] if seat not in poll.agreed)
-    return _("%(asker)s asked for new cards; %(refuser)s refused: play goes on.") % {
-        "asker": asker,
-        "refuser": names[refuser],
-    }
-
-
 def card_view(
-    card: str, *, legal: bool = False, won: bool = False, seat_name: str = "", seat: int | None = None
+    card: str,
+    *,
+    legal: bool = False,
+    won: bool = False,
+    seat_name: str = "",
+    seat: int | None = None,
+    counters: int = 0,
 ) -> CardView:
-    return CardView(card, card_label(card), card_short(card), card[1] in "HD", legal, won, seat_name, seat)
+    if not card:  # face down
+        return CardView("", _("a card face down"), "", False, seat_name=seat_name, seat=seat, counters=counters)
+    return CardView(card, card_label(card), card_short(card), card[1] in "HD", legal, won, seat_name, seat, counters)
 
 
-def trick_view(
-    seats: Sequence[int], trick: Trick, names: Sequence[str], *, mark_winner: bool = False
-) -> list[CardView]:
-    """A trick's cards in playing order, each with its player's name (and the winner marked)."""
-    return [
-        card_view(card, won=mark_winner and seat == trick.winner, seat_name=names[seat], seat=seat)
-        for seat, card in zip(playing_order(seats, trick.leader), trick.cards, strict=False)
-    ]
+def _card(placed: Shown, names: Sequence[str]) -> CardView:
+    seat_name = names[placed.seat] if placed.seat is not None and placed.seat < len(names) else ""
+    return card_view(
+        placed.card or "", won=placed.marked, seat_name=seat_name, seat=placed.seat, counters=placed.counters
+    )
 
 
-def _hand(view: SeatView | None) -> tuple[CardView, ...]:
+def area_view(area: Area, names: Sequence[str], *, previous: bool = False) -> AreaView:
+    return AreaView(
+        kind=area.kind,
+        name=area.name,
+        label=say(area.label, names),
+        cards=tuple(_card(placed, names) for placed in area.cards),
+        count=area.count,
+        note=say(area.note, names) if area.note and not previous else "",
+        done=area.done,
+        beside=area.beside,
+        previous=previous,
+    )
+
+
+def _areas(view: View | None, names: Sequence[str], *, previous: bool = False) -> tuple[AreaView, ...]:
+    if view is None:
+        return ()
+    return tuple(area_view(area, names, previous=previous) for area in view.areas if area.cards or area.count)
+
+
+def _middle(view: View | None, names: Sequence[str]) -> tuple[AreaView, ...]:
+    return tuple(area for area in _areas(view, names) if not area.beside)
+
+
+def _hand(view: View | None) -> tuple[CardView, ...]:
     if not view:
         return ()
-    return tuple(card_view(card, legal=card in view.legal) for card in _sorted_hand(view.hand, view))
+    return tuple(card_view(card, legal=card in view.playable) for card in view.hand)
 
 
-def _sorted_hand(cards: tuple[str, ...], view: SeatView) -> list[str]:
-    """By suit, alternating colours, highest first; a card that counts as another suit (a left
-    bower) sits with that suit."""
-    order = "SHCD"
-    rules, trump = view.rules, view.trump
-    suit = {card: rules.suit_in_play(card, trump) for card in cards}
-    return sorted(cards, key=lambda c: (order.index(suit[c]), -rules.card_power(c, suit[c], trump)))
-
-
-def _trick(view: SeatView | None, seats: list[Seat]) -> tuple[list[CardView], str]:
-    """The trick in the middle, and once it is complete, who took it: a taken trick stays on
-    show until the next card is led, so everyone can see it."""
-    if not view or not view.trick:
-        return [], ""
-    names = [seat.short_name for seat in seats]
-    if view.trick.cards or not view.tricks:
-        return trick_view(view.seats, view.trick, names), ""
-    taken = view.tricks[-1]
-    message = _("%(name)s takes the trick.") % {"name": names[taken.winner]}
-    return trick_view(view.seats, taken, names, mark_winner=True), message
-
-
-def _prompt(
-    view: SeatView | None, seats: list[Seat], header: TableHeader | None = None, rules: TrickGame | None = None
-) -> str:
-    if view is not None and view.my_turn and view.trick is None and rules is not None:
-        return say(rules.auction_prompt(view), [seat.short_name for seat in seats])
-    prompt = _prompt_for(view, seats)
-    if prompt and header is not None and header.trump:
-        prompt = _("%(prompt)s Trump: %(suit)s.") % {"prompt": prompt, "suit": header.trump}
-    return prompt
-
-
-def _prompt_for(view: SeatView | None, seats: list[Seat]) -> str:
-    if not view or view.to_act is None:
-        return ""
-    if not view.my_turn:
-        return _("Waiting for %(name)s.") % {"name": seats[view.to_act].name}
-    duty, detail = view.duty
-    if duty == "lead":
-        return _("Your lead: play any card.")
-    if duty == "overtake":
-        return _("Your turn: you must overtake %(card)s.") % {"card": card_short(detail)}
-    if duty == "follow":
-        return _("Your turn: follow %(suit)s.") % {"suit": suit_name(detail)}
-    return _("Your turn: you have no %(suit)s, play any card.") % {"suit": suit_name(detail)}
-
-
-def _last_deal(snapshot: TableSnapshot, view: SeatView | None) -> tuple[str, list[CardView]]:
-    """Through the next deal's first trick: who won the last deal, and its last trick (all public now)."""
-    if snapshot.previous is None or (view and view.tricks and view.winner is None):
-        return "", []
+def _last_deal(snapshot: TableSnapshot, view: View | None, names: list[str]) -> tuple[str, tuple[AreaView, ...]]:
+    """Until this deal gets going: what the last deal meant, and how its table was left (its last
+    trick), all public now."""
+    if snapshot.previous is None or (view and not view.fresh and not view.over):
+        return "", ()
     finished, state = snapshot.previous
-    names = [seat.short_name for seat in snapshot.seats]
-    if state.redealt:
-        return _("Everyone agreed to new cards: %(name)s deals again.") % {"name": names[state.dealer]}, []
-    message = say(GAMES[snapshot.session.game].deal_result(state), names, number=finished.number)
-    seen = view_for(state, EVERYONE)  # the deal is over: its last trick is everyone's to see
-    if not seen.tricks:
-        return message, []
-    return message, trick_view(seen.seats, seen.tricks[-1], names, mark_winner=True)
+    seen = state.view(EVERYONE)  # the deal is over: how it ended is everyone's to see
+    if seen.result is None:
+        return "", ()
+    message = say(seen.result, names, number=finished.number)
+    middle = tuple(area for area in _areas(seen, names, previous=True) if not area.beside)
+    return message, middle
 
 
 def session_result(session: GameSession, seats: Sequence[Seat]) -> str:
@@ -747,7 +675,7 @@ def session_result(session: GameSession, seats: Sequence[Seat]) -> str:
         if len(winners) < 2:
             return _("The session ended in a draw.")
         names = [seats[seat].name for seat in winners]
-        if tuple(sorted(winners)) in GAMES[session.game].teams(len(seats)):
+        if tuple(sorted(winners)) in GAMES[session.game].sides(len(seats)):
             won = [seats[seat].name for seat in winners if seats[seat].won]
             if len(won) == 1:  # the partner left: the one who stayed wins
                 return _("%(name)s wins the session.") % {"name": won[0]}
@@ -765,13 +693,13 @@ def sessions_of(user: User) -> QuerySet[GameSession]:
     return GameSession.objects.filter(seats__user=user).select_related("host", "winner__user").order_by("-created")[:20]
 
 
-def computer_view(snapshot: TableSnapshot) -> tuple[str, SeatView] | None:
+def computer_view(snapshot: TableSnapshot) -> tuple[str, View] | None:
     """What the computer to act may see (and its level), or ``None`` if a person is to act."""
     seat = snapshot.computer_to_act()
     if seat is None:
         return None
     scores = match_of(snapshot.session, snapshot.seats).scores
-    return seat.played_by, view_for(snapshot.state, seat.position, scores)
+    return seat.played_by, snapshot.state.view(seat.position, scores)
 
 
 def overdue_tables(before: datetime) -> list[tuple[int, int, datetime]]:

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from . import services
 from .chat_html import chat_html, chat_news_html
 from .engine import GAMES
-from .forms import ComputerForm, PlayForm, SeatForm, TableForm
+from .forms import ComputerForm, MoveForm, SeatForm, TableForm
 from .models import GameSession
 from .selectors import game_entry, game_list, game_or_first, lobby_tables, option_texts, table_view_for
 from .table_html import table_html
@@ -192,13 +192,13 @@ def session_start(request: HttpRequest, session_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def card_play(request: HttpRequest, session_id: int) -> HttpResponse:
-    form = PlayForm(request.POST)
+def action_take(request: HttpRequest, session_id: int) -> HttpResponse:
+    form = MoveForm(request.POST)
     if not form.is_valid():
         return _bad_request(request, session_id)
-    card, seq = form.cleaned_data["card"], form.cleaned_data["seq"]
+    move, seq = form.cleaned_data["move"], form.cleaned_data["seq"]
     play = _then_computers(
-        session_id, lambda: services.card_play(session_id=session_id, user=request.user, card=card, seen_seq=seq)
+        session_id, lambda: services.action_take(session_id=session_id, user=request.user, action=move, seen_seq=seq)
     )
     return _act(request, session_id, play)
 

@@ -49,8 +49,7 @@ def fresh_channel_layer():
 @pytest.fixture(autouse=True)
 def fresh_table_memory():
     """Snapshots and rendered pieces are keyed by table id and seq; a rolled-back test database reuses ids."""
-    from games import table_html
-    from games.live import snapshots
+    from games import snapshots, table_html
 
     snapshots.forget_all()
     table_html.forget_all()

@@ -10,12 +10,12 @@ from games.engine import FEMKORT, LETZTER_STICH, DealState
 def femkort_deal(hands: str, *, dealer: int, **options: object) -> DealState:
     """Hands as in the CLI: ``"8H,2S,.../QH,3H,.../..."`` from seat 0."""
     dealt = [hand.split(",") if hand else [] for hand in hands.split("/")]
-    return FEMKORT.start(dealt=dealt, dealer=dealer, options=FEMKORT.parse_options(options))
+    return FEMKORT.start_hands(dealt=dealt, dealer=dealer, options=FEMKORT.parse_options(options))
 
 
 def stich_deal(hands: str, *, dealer: int) -> DealState:
     dealt = [hand.split(",") for hand in hands.split("/")]
-    return LETZTER_STICH.start(dealt=dealt, dealer=dealer, options=LETZTER_STICH.parse_options(None))
+    return LETZTER_STICH.start_hands(dealt=dealt, dealer=dealer, options=LETZTER_STICH.parse_options(None))
 
 
 def play(state: DealState, *cards: str) -> DealState:

@@ -14,8 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from games.engine.base import Count, DealState, InvalidDeal, Text, TrickGame
+from games.engine.game import Count, InvalidDeal, Text
 from games.engine.options import Option
+from games.engine.tricks.deal import DealState, TrickGame
 
 
 @dataclass(frozen=True, slots=True)

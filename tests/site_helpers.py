@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import random
 
+from django.test import Client
+from django.urls import reverse
+
 from games import services
-from games.engine.base import ACTION_WORDS
+from games.engine.tricks.deal import ACTION_WORDS
 from games.models import GameSession, Seat
 from games.records import deal_state
 
@@ -44,4 +47,33 @@ def play_session(
         state = deal_state(session.deals.order_by("-number").first())
         user = Seat.objects.get(session=session, position=state.to_act).user
         card = rng.choice([action for action in state.legal_actions() if action not in ACTION_WORDS])
-        services.card_play(session_id=session.pk, user=user, card=card, seen_seq=session.seq)
+        services.action_take(session_id=session.pk, user=user, action=card, seen_seq=session.seq)
+
+
+def open_from_the_lobby(players, game: str, form: dict) -> GameSession:
+    """A table of ``game`` opened from the lobby's form by the first player, the others seated, started."""
+    host = Client()
+    host.force_login(players[0])
+    lobby = host.get(reverse("lobby") + f"?game={game}").content.decode()
+    assert f'name="game" value="{game}"' in lobby
+    response = host.post(reverse("table_create"), {"game": game, "seats": len(players), **form})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    session = GameSession.objects.get()
+    for user in players[1:]:
+        services.seat_take(session_id=session.pk, user=user)
+    host.post(reverse("session_start", args=[session.pk]))
+    session.refresh_from_db()
+    assert session.status == GameSession.Status.PLAYING
+    return session
+
+
+def history_pages(session: GameSession, step: int) -> dict:
+    """What a visitor gets of a finished session: its page, its export, its first deal's replay at
+    ``step`` and the game's leaderboard."""
+    visitor = Client()
+    page = visitor.get(reverse("session", args=[session.pk])).content.decode()
+    exported = visitor.get(reverse("session_export", args=[session.pk])).json()
+    deal = session.deals.order_by("number").first()
+    replayed = visitor.get(reverse("deal_replay", args=[deal.pk]) + f"?step={step}")
+    board = visitor.get(reverse("leaderboard") + f"?game={session.game}").content.decode()
+    return {"page": page, "exported": exported, "replay": replayed.status_code, "board": board}

@@ -93,7 +93,7 @@ HANDSHAKE_TIMEOUT = 15.0  # for one attempt (daphne itself rejects handshakes no
 TABLE_TAG = re.compile(r'<[a-zA-Z]+\s[^>]*\bid="table"[^>]*>')
 SEQ_ATTR = re.compile(r'\sdata-seq="(\d+)"')
 BUTTON_TAG = re.compile(r"<button\s[^>]*>")
-CARD_NAME = re.compile(r'\sname="card"')
+MOVE_NAME = re.compile(r'\sname="move"')  # a move button (a card, a bid)
 VALUE_ATTR = re.compile(r'\svalue="([^"]*)"')
 QUOTED = re.compile(r'"[^"]*"')
 DISABLED = re.compile(r"\sdisabled(?=[\s/>=])")
@@ -118,7 +118,7 @@ def parse_frame(frame: str) -> View | None:
     playable = []
     for button in BUTTON_TAG.finditer(frame, table.end()):
         tag = button.group()
-        if not CARD_NAME.search(tag) or DISABLED.search(QUOTED.sub('""', tag)) or INERT.search(tag):
+        if not MOVE_NAME.search(tag) or DISABLED.search(QUOTED.sub('""', tag)) or INERT.search(tag):
             continue
         value = VALUE_ATTR.search(tag)
         if value:

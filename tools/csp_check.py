@@ -137,7 +137,7 @@ def _make_data() -> dict[str, Any]:
         from games.records import deal_state
 
         state = deal_state(finished.deals.order_by("-number").first())
-        services.card_play(session_id=finished.pk, user=bjorn, card=state.legal_cards()[0], seen_seq=finished.seq)
+        services.action_take(session_id=finished.pk, user=bjorn, action=state.legal_cards()[0], seen_seq=finished.seq)
 
     def session_for(user: User) -> str:
         store = SessionStore()

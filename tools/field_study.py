@@ -21,12 +21,12 @@ import random
 from collections import Counter
 from math import sqrt
 
-from games.bots.knowledge import Knowledge, infer
-from games.bots.medium import MediumPlayer, ranked
-from games.bots.strong import StrongPlayer
+from games.bots.tricks.knowledge import Knowledge, infer
+from games.bots.tricks.medium import MediumPlayer, ranked
+from games.bots.tricks.strong import StrongPlayer
 from games.engine import GAMES, get_game
-from games.engine.base import DealState
-from games.engine.views import SeatView, view_for
+from games.engine.tricks.deal import DealState
+from games.engine.tricks.views import SeatView, view_for
 
 
 class OpenHandStrong(StrongPlayer):

@@ -1,9 +1,9 @@
-"""Computer players: pure Python, no Django. Each one sees only a ``SeatView`` and returns a card.
+"""Computer players: pure Python, no Django. A seat's computer sees only that seat's ``View``.
 
-Levels: ``easy`` plays a random legal card (or action), ``medium`` follows rules of thumb,
-``strong`` samples the hidden hands from what it can infer and searches them. Games whose
-score counts tricks against a contract (``bots_count_tricks``: Nap, Euchre) are played by ``counting``, through
-the game's hooks; the last-trick games (Femkort, Letzter Stich) by the rest.
+``seat_player(game, level)`` is the one way in: a game may bring its own players (the trick
+games do, through ``TrickGame.computer``: ``games.bots.tricks``), and any other game gets the
+generic ones (``generic``), which play through the game protocol alone. Levels: ``easy``
+plays a random legal action, ``medium`` and ``strong`` look ahead, more or less far.
 """
 
 from __future__ import annotations
@@ -13,66 +13,39 @@ import random
 from typing import Protocol
 
 from games.engine import get_game
-from games.engine.base import REDEAL_NO, REDEAL_YES
-from games.engine.cards import RANKS, Card
-from games.engine.views import SeatView
+from games.engine.game import View
 
 log = logging.getLogger(__name__)
-
-
-class ComputerPlayer(Protocol):
-    def choose(self, view: SeatView) -> Card: ...
-
-
-class RandomPlayer:
-    """Plays a random legal card."""
-
-    def __init__(self, rng: random.Random | None = None):
-        self.rng = rng or random.SystemRandom()
-
-    def choose(self, view: SeatView) -> Card:
-        return self.rng.choice(view.legal or view.actions)  # actions: a bid, call or discard
-
-
-def _levels() -> dict[str, type]:
-    from .medium import MediumPlayer
-    from .strong import StrongPlayer
-
-    return {"easy": RandomPlayer, "medium": MediumPlayer, "strong": StrongPlayer}
-
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "strong")
 
 
-def computer_player(kind: str, rng: random.Random | None = None) -> ComputerPlayer:
-    levels = _levels()
-    if kind not in levels:
+class SeatPlayer(Protocol):
+    def choose(self, view: View) -> str: ...
+
+
+def seat_player(game: str, kind: str, rng: random.Random | None = None) -> SeatPlayer:
+    """A computer for a seat of ``game`` at level ``kind``: the game's own, or the generic one."""
+    if kind not in LEVELS:
         raise ValueError(f"unknown computer player {kind!r}; known: {', '.join(LEVELS)}")
-    return levels[kind](rng)
+    rng = rng or random.SystemRandom()
+    own = get_game(game).computer(kind, rng)
+    if own is not None:
+        return own
+    from .generic import generic_player
+
+    return generic_player(kind, rng)
 
 
-def decide(kind: str, view: SeatView) -> str:
-    """One decision with a fresh system-random source: what a worker process runs for the live site."""
-    return act(computer_player(kind, random.SystemRandom()), view)
-
-
-def act(player: ComputerPlayer, view: SeatView) -> str:
-    """A computer's action: its answer when someone asks for new cards, else its card."""
-    if REDEAL_NO in view.actions:
-        return vote(view)
+def decide(kind: str, view: View, rng: random.Random | None = None) -> str:
+    """One decision (by default with a fresh system-random source): what a worker process runs
+    for the live site. It always answers with a legal action: a computer's mistake must never
+    stall a table."""
     try:
-        return player.choose(view)
-    except Exception:  # a computer's mistake must never stall a table: any legal action will do
-        log.exception("computer player %s failed; playing a random legal action", type(player).__name__)
-        return random.Random(repr(view)).choice(view.legal or [a for a in view.actions if a != REDEAL_YES])
+        return seat_player(view.game, kind, rng).choose(view)
+    except Exception:
+        log.exception("computer player %s failed at %s; playing a random legal action", kind, view.game)
+        from .generic import legal
 
-
-def vote(view: SeatView) -> str:
-    """Agree to new cards with a hand unlikely to get what the seat wants, else refuse.
-
-    A weak hand for taking the last trick holds nothing above a ten; for avoiding it, nothing
-    below a ten. (Computers answer requests; they never ask.)
-    """
-    ranks = [RANKS.index(card[0]) for card in view.hand]
-    weak = max(ranks) <= RANKS.index("T") if get_game(view.game).wants_last_trick else min(ranks) >= RANKS.index("T")
-    return REDEAL_YES if weak else REDEAL_NO
+        actions = legal(view)
+        return random.Random(repr(actions)).choice(actions)

@@ -35,8 +35,8 @@ def main(argv: list[str] | None = None) -> int:
         if not spec.startswith("cmd:") and spec not in LEVELS:
             parser.error(f"unknown player {spec!r}: use {', '.join(LEVELS)} or cmd:<shell command>")
     rules = GAMES[args.game]
-    if not rules.min_players <= args.players <= rules.max_players:
-        parser.error(f"{args.game} is for {rules.min_players} to {rules.max_players} players")
+    if args.players not in rules.seat_counts:
+        parser.error(f"{args.game} is for {', '.join(map(str, sorted(rules.seat_counts)))} players")
     if args.deals < 1:
         parser.error("--deals must be at least 1")
     declared = {option.name: option for option in rules.options_schema}

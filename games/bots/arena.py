@@ -16,14 +16,13 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from math import sqrt
 from typing import Any
 
 from games.engine import get_game
-from games.engine.views import view_for
 
-from . import ComputerPlayer, computer_player
+from . import SeatPlayer, seat_player
 from .protocol import ExternalPlayer
 
 
@@ -46,7 +45,7 @@ class ArenaResult:
     @property
     def stich(self) -> bool:
         """The hero's score counts losses (a game whose seats avoid the last trick)."""
-        return not get_game(self.game).wants_last_trick
+        return get_game(self.game).score_counts_losses
 
     @property
     def counted(self) -> int:
@@ -155,10 +154,10 @@ class ArenaResult:
         ]
 
 
-def make_player(spec: str, *, rng: random.Random, timeout: float) -> ComputerPlayer:
+def make_player(spec: str, *, game: str, rng: random.Random, timeout: float) -> SeatPlayer:
     if spec.startswith("cmd:"):
         return ExternalPlayer(spec[4:], timeout=timeout, rng=rng)
-    return computer_player(spec, rng)
+    return seat_player(game, spec, rng)
 
 
 def run_arena(
@@ -172,36 +171,44 @@ def run_arena(
     options: dict | None = None,
     timeout: float = 5.0,
 ) -> ArenaResult:
+    """The game is driven through the game protocol alone: its setup, states, views and outcomes."""
     rules = get_game(game)
     parsed = rules.parse_options(options or {})
-    heroes = [make_player(hero, rng=random.Random(f"{seed}:hero:{seat}"), timeout=timeout) for seat in range(players)]
-    fields = [make_player(field, rng=random.Random(f"{seed}:field:{seat}"), timeout=timeout) for seat in range(players)]
+    heroes = [
+        make_player(hero, game=game, rng=random.Random(f"{seed}:hero:{seat}"), timeout=timeout)
+        for seat in range(players)
+    ]
+    fields = [
+        make_player(field, game=game, rng=random.Random(f"{seed}:field:{seat}"), timeout=timeout)
+        for seat in range(players)
+    ]
     result = ArenaResult(game=game, hero=hero, field=field, players=players, deals=deals, score=0)
-    result.partners = len(rules.partners(0, players))
+    result.partners = len(rules.partners(0, players, parsed))
+    match = rules.new_match(players=players, options=parsed, rng=random.Random(f"{seed}:match"))
     try:
         for number in range(deals):
             hero_seat = number % players
-            hero_seats = rules.partners(hero_seat, players)
+            hero_seats = rules.partners(hero_seat, players, parsed)
             dealer = (number // players) % players
             seated = [heroes[s] if s in hero_seats else fields[s] for s in range(players)]
-            state = rules.deal(
-                players=players, dealer=dealer, options=parsed, rng=random.Random(f"{seed}:deal:{number}")
-            )
+            setup = rules.setup(replace(match, dealer=dealer), random.Random(f"{seed}:deal:{number}"))
+            state = rules.start(setup)
             while not state.is_over:
                 seat = state.to_act
-                view = view_for(state, seat, (0,) * players)
+                view = state.view(seat)
                 started = time.perf_counter()
-                card = seated[seat].choose(view)
+                action = seated[seat].choose(view)
                 if seat in hero_seats:
                     result.decision_seconds.append(time.perf_counter() - started)
-                state = state.apply(card)
+                state = state.apply(action, seat=seat)
+            outcome = state.outcome()
             result.score += rules.deal_score(state, hero_seat)
-            result.thrown_in += state.thrown_in
-            if not rules.bots_count_tricks:
-                continue  # a last-trick game: the rate above says it all
-            result.values.append(rules.bot_value(state, hero_seat))
-            if not state.thrown_in:
-                values = [rules.bot_value(state, seat) for seat in range(players)]
+            result.thrown_in += not outcome.winners
+            if not rules.deal_values:
+                continue  # won or lost, nothing more: the rate above says it all
+            result.values.append(outcome.values[hero_seat])
+            if outcome.winners:
+                values = outcome.values
                 top = [seat for seat in range(players) if values[seat] == max(values)]
                 result.shares.append(sum(seat in hero_seats for seat in top) / len(top))
                 result.shared += len(top) > result.partners

@@ -1,7 +1,8 @@
 """The open bot protocol: any program that reads JSON lines on stdin and writes JSON lines on stdout.
 
-For each decision it gets one ``{"type": "turn", ...}`` line (``turn_message``) and answers
-``{"card": "QH"}`` (or ``{"action": "bid:2"}`` for a bid or call from ``actions``); at the end it
+For each decision it gets one ``{"type": "turn", ...}`` line (``turn_message``: the seat's view,
+with the table's areas) and answers ``{"card": "QH"}`` (or ``{"action": "bid:2"}`` for a bid or
+call from ``actions``); at the end it
 gets ``{"type": "bye"}``. An illegal card, garbage, or
 no answer within the time limit is a fault: a random legal card is played instead.
 """
@@ -15,29 +16,55 @@ import subprocess
 import threading
 from typing import Any
 
-from games.engine.base import REDEAL_YES
-from games.engine.views import SeatView
+from games.engine.game import View
+from games.engine.tricks.deal import REDEAL_YES
+from games.engine.tricks.views import SeatView
 
 
-def turn_message(view: SeatView) -> dict[str, Any]:
-    return {
+def turn_message(view: View) -> dict[str, Any]:
+    """One decision as JSON: the game protocol's view (hand, legal actions, seats, areas), and for a
+    trick game its tricks, trump, bids and calls as before."""
+    message: dict[str, Any] = {
         "type": "turn",
         "game": view.game,
-        "options": view.options,
         "players": view.players,
-        "seat": view.seat,
+        "seat": view.viewer,
         "dealer": view.dealer,
         "hand": list(view.hand),
-        "legal": list(view.legal),
-        "tricks": [{"leader": t.leader, "cards": list(t.cards), "winner": t.winner} for t in view.tricks],
-        "trick": {"leader": view.trick.leader, "cards": list(view.trick.cards)} if view.trick else None,
-        "scores": list(view.scores) or [0] * view.players,
-        # Games with an auction: what the seat may do now (bids, calls, a discard, or cards),
-        # the bids and calls so far (another seat's discard as "discard") and the upcard.
-        "actions": [action for action in view.actions if action != REDEAL_YES],
-        "calls": list(view.calls),
-        "upcard": view.upcard,
+        "legal": _legal(view),
+        "actions": _legal(view),
+        "seats": [{"seat": s.seat, "in_hand": s.in_hand, "playing": s.playing} for s in view.seats],
+        "areas": [
+            {
+                "kind": area.kind,
+                "name": area.name,
+                "cards": [{"card": c.card, "seat": c.seat, "counters": c.counters} for c in area.cards],
+                "count": area.count,
+            }
+            for area in view.areas
+        ],
     }
+    trick = view.detail
+    if isinstance(trick, SeatView):
+        message |= {
+            "options": trick.options,
+            "legal": list(trick.legal),
+            "tricks": [{"leader": t.leader, "cards": list(t.cards), "winner": t.winner} for t in trick.tricks],
+            "trick": {"leader": trick.trick.leader, "cards": list(trick.trick.cards)} if trick.trick else None,
+            "scores": list(trick.scores) or [0] * trick.players,
+            # Games with an auction: what the seat may do now (bids, calls, a discard, or cards),
+            # the bids and calls so far (another seat's discard as "discard") and the upcard.
+            "actions": [action for action in trick.actions if action != REDEAL_YES],
+            "calls": list(trick.calls),
+            "upcard": trick.upcard,
+        }
+    return message
+
+
+def _legal(view: View) -> list[str]:
+    from . import generic
+
+    return generic.legal(view)
 
 
 class ExternalPlayer:
@@ -65,9 +92,9 @@ class ExternalPlayer:
             self.lines.put(line)
         self.lines.put(None)
 
-    def choose(self, view: SeatView) -> str:
+    def choose(self, view: View) -> str:
         answer = self._ask(turn_message(view))
-        legal = view.legal or [action for action in view.actions if action != REDEAL_YES]
+        legal = _legal(view)
         if isinstance(answer, dict):
             choice = answer.get("action", answer.get("card"))
             if choice in legal:

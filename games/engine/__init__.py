@@ -1,11 +1,12 @@
 """The rules engine: pure Python, no Django. See ``base`` for the interface a game implements."""
 
-from .base import DealState, IllegalPlay, InvalidDeal, Match, Trick, TrickGame
 from .cards import CARDS, RANKS, SUITS, Card, NotationError, parse_card
 from .euchre import EUCHRE, EuchreMatch, EuchreOptions
 from .femkort import FEMKORT, FemkortMatch, FemkortOptions
+from .game import IllegalPlay, InvalidDeal, Match
 from .letzter_stich import LETZTER_STICH, LetzterStichMatch, LetzterStichOptions, settle_tokens
 from .nap import NAP, NapMatch, NapOptions
+from .tricks.deal import DealState, Trick, TrickGame
 
 GAMES: dict[str, TrickGame] = {game.name: game for game in (FEMKORT, LETZTER_STICH, NAP, EUCHRE)}
 

@@ -9,10 +9,10 @@ import sys
 import time
 
 from . import FEMKORT, GAMES, InvalidDeal, NotationError
-from .base import DealState
 from .cards import parse_suit
-from .perft import perft, perft_actions
 from .records import IllegalRecordPlay, RecordError, replay
+from .tricks.deal import DealState
+from .tricks.perft import perft, perft_actions
 
 BENCH_DEALS = 200
 BENCH_DEPTH = 12
@@ -60,7 +60,7 @@ def _perft(args: argparse.Namespace) -> int:
             raise InvalidDeal(f"leader {args.leader} is not a seat holding cards")
         dealer = seats[seats.index(args.leader) - 1]
         trump = parse_suit(args.trump) if args.trump else None
-        state = game.start(dealt=hands, dealer=dealer, options=options, trump=trump)
+        state = game.start_hands(dealt=hands, dealer=dealer, options=options, trump=trump)
     except (InvalidDeal, NotationError) as error:
         print(f"perft: {error}", file=sys.stderr)
         return 2
@@ -80,7 +80,7 @@ def _perft_actions(args: argparse.Namespace) -> int:
         options = game.parse_options(raw)
         hands = [[card for card in hand.split(",") if card.strip()] for hand in args.hands.split("/")]
         upcard = {"upcard": args.upcard} if args.upcard else {}
-        state = game.start(dealt=hands, dealer=args.dealer, options=options, **upcard)
+        state = game.start_hands(dealt=hands, dealer=args.dealer, options=options, **upcard)
     except json.JSONDecodeError as error:
         print(f"perft: --options is not JSON: {error}", file=sys.stderr)
         return 2

@@ -15,14 +15,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from .auction import AuctionGame
-from .base import CardName, Count, DealState, IllegalPlay, InvalidDeal, SeatName, SuitName, Text, Trick
 from .cards import BIT, Card, deck, parse_card
+from .game import CardName, Count, IllegalPlay, InvalidDeal, SeatName, SuitName, Text
 from .options import Option, gettext_noop, ngettext_noop
-from .views import HIDDEN_DISCARD
+from .tricks.auction import AuctionGame
+from .tricks.deal import DealState, Trick
+from .tricks.views import HIDDEN_DISCARD
 
 if TYPE_CHECKING:
-    from .views import SeatView
+    from .tricks.views import SeatView
 
 PASS, ORDER, ALONE, DEFEND = "pass", "order", "alone", "defend-alone"
 SAME_COLOUR = {"H": "D", "D": "H", "S": "C", "C": "S"}
@@ -159,9 +160,9 @@ class Euchre(AuctionGame):
                 seat = (dealer + step) % players
                 dealt[seat].extend(cards[:packet])
                 del cards[:packet]
-        return self.start(dealt=dealt, dealer=dealer, options=options, upcard=cards[0])
+        return self.start_hands(dealt=dealt, dealer=dealer, options=options, upcard=cards[0])
 
-    def start(
+    def start_hands(
         self,
         *,
         dealt: Sequence[Sequence[Card]],
@@ -182,7 +183,7 @@ class Euchre(AuctionGame):
         if any(upcard in hand for hand in dealt):
             raise InvalidDeal(f"the upcard {upcard} is also in a hand")
         # An empty hand is one nobody saw: a record shows no hand of a seat that sat the deal out.
-        state = super().start(dealt=dealt, dealer=dealer, options=options, seats=range(4))
+        state = super().start_hands(dealt=dealt, dealer=dealer, options=options, seats=range(4))
         return replace(state, trick=None, upcard=upcard)
 
     # -- making trump ------------------------------------------------------------
@@ -333,7 +334,7 @@ class Euchre(AuctionGame):
 
     # -- words for the table --------------------------------------------------------
 
-    def teams(self, players: int) -> tuple[tuple[int, ...], ...]:
+    def sides(self, players: int, options: Any = None) -> tuple[tuple[int, ...], ...]:
         return TEAMS
 
     def action_text(self, action: str, view: SeatView) -> tuple[Text, Text | None]:
@@ -368,6 +369,11 @@ class Euchre(AuctionGame):
     def _step(self, view: SeatView) -> str:
         making = self.making(_calls_only(view))
         return making.step
+
+    def discard_shown_after(self, state: DealState, seat: int) -> bool:
+        """The dealer's discard is shown after the deal where the cards played give it away: the
+        dealer played all five (not when the dealer sat the deal out)."""
+        return seat in state.seats
 
     def upcard_on_show(self, view: SeatView) -> bool:
         return view.upcard is not None and self._step(view) == "round1"

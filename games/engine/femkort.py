@@ -7,9 +7,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from .base import Count, DealState, InvalidDeal, SeatName, Text, TrickGame
 from .cards import Card, deck, parse_suit
+from .game import Count, InvalidDeal, SeatName, Text
 from .options import Option, gettext_noop, ngettext_noop
+from .tricks.deal import DealState, TrickGame
 
 PROFILES = ("modern", "classic")
 

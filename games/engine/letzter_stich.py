@@ -7,9 +7,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .base import Count, DealState, InvalidDeal, SeatName, Text, TrickGame
 from .cards import Card, deck
+from .game import Count, InvalidDeal, SeatName, Text
 from .options import Option, gettext_noop, ngettext_noop
+from .tricks.deal import DealState, TrickGame
 
 
 @dataclass(frozen=True, slots=True)

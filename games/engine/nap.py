@@ -14,13 +14,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from .auction import AuctionGame
-from .base import Count, DealState, IllegalPlay, InvalidDeal, SeatName, Text, Trick
 from .cards import Card, deck
+from .game import Count, IllegalPlay, InvalidDeal, SeatName, Text
 from .options import Option, gettext_noop, ngettext_noop, pgettext_noop
+from .tricks.auction import AuctionGame
+from .tricks.deal import DealState, Trick
 
 if TYPE_CHECKING:
-    from .views import SeatView
+    from .tricks.views import SeatView
 
 PASS = "pass"
 LADDER = ("bid:1", "bid:2", "bid:3", "bid:4", "nap", "wellington", "blucher")
@@ -98,7 +99,7 @@ class Nap(AuctionGame):
 
     # -- the auction ---------------------------------------------------------------
 
-    def start(
+    def start_hands(
         self,
         *,
         dealt: Sequence[Sequence[Card]],
@@ -110,7 +111,7 @@ class Nap(AuctionGame):
         """The deal before its first bid: no trick yet (the highest bidder leads it)."""
         if trump is not None:
             raise InvalidDeal("in nap the bidder's first card names trump")
-        return replace(super().start(dealt=dealt, dealer=dealer, options=options, upcard=upcard), trick=None)
+        return replace(super().start_hands(dealt=dealt, dealer=dealer, options=options, upcard=upcard), trick=None)
 
     def auction_to_act(self, state: DealState) -> int | None:
         bids = len(state.calls)

@@ -12,9 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import GAMES
-from .base import REDEAL_NO, REDEAL_YES, DealState, IllegalPlay, InvalidDeal
-from .cards import NotationError, parse_card, parse_suit
-from .views import HiddenCards, SeatView
+from .cards import NotationError, parse_card
+from .game import HiddenCards, IllegalPlay, InvalidDeal
+from .tricks.deal import REDEAL_NO, REDEAL_YES, DealState
+from .tricks.views import SeatView
 
 
 class RecordError(ValueError):
@@ -38,33 +39,26 @@ def start_from_record(record: object) -> tuple[DealState, list[str], int | None]
         raise RecordError(f"game must be one of {', '.join(GAMES)}")
     if "actions" in record and "plays" in record:
         raise RecordError('a record has "actions" or (older) "plays", not both')
-    hands, dealer = record.get("hands"), record.get("dealer")
     plays = record.get("actions", record.get("plays", []))
-    if not isinstance(hands, list) or not all(isinstance(h, list) for h in hands):
-        raise RecordError("hands must be a list of lists of cards, from seat 0")
-    if isinstance(dealer, bool) or not isinstance(dealer, int):
-        raise RecordError("dealer must be a seat number")
     if not isinstance(plays, list) or not all(isinstance(action, str) for action in plays):
         raise RecordError("actions (or plays) must be a list of action words or cards")
     asker = record.get("asker")
     if asker is not None and (isinstance(asker, bool) or not isinstance(asker, int)):
         raise RecordError("asker must be a seat number")
-    raw_options = record.get("options") or {}
-    if not isinstance(raw_options, Mapping):
-        raise RecordError("options must be an object")
     try:
-        options = game.parse_options(raw_options)
-        trump = raw_options.get("trump")
-        trump = parse_suit(trump) if isinstance(trump, str) else None
-        upcard = {"upcard": record["upcard"]} if "upcard" in record else {}
-        state = game.start(dealt=hands, dealer=dealer, options=options, trump=trump, **upcard)
+        state = game.start(record)
         return state, [parse_card(action) if len(action) == 2 else action for action in plays], asker
     except (InvalidDeal, NotationError) as error:
         raise RecordError(str(error)) from None
 
 
 def replay(record: object) -> dict[str, Any]:
-    """Play a record through the rules: its tricks, and once complete its winner (and tokens)."""
+    """Play a record through the rules: for a trick game's record (``hands`` and ``actions``) its
+    tricks and, once complete, its winner (and what the game adds: tokens); for a record in the
+    game protocol's form (``setup`` and ``actions`` as [seat, action] pairs) how many actions it
+    holds and, once complete, the deal's winners and each seat's value."""
+    if isinstance(record, Mapping) and "setup" in record:
+        return _replay_setup(record)
     state, plays, asker = start_from_record(record)
     try:
         before = state.rules.record_before(record, state)
@@ -120,3 +114,29 @@ def _actions_of(view: SeatView) -> dict[str, Any]:
         return {"plays": cards}
     votes = [REDEAL_YES] * len(poll.agreed) + [REDEAL_NO] * poll.declined
     return {"actions": votes + cards, "asker": poll.asker}
+
+
+def _replay_setup(record: Mapping[str, Any]) -> dict[str, Any]:
+    game = GAMES.get(record.get("game"))  # type: ignore[arg-type]
+    if game is None:
+        raise RecordError(f"game must be one of {', '.join(GAMES)}")
+    actions = record.get("actions", [])
+    if not isinstance(actions, list) or not all(
+        isinstance(pair, list) and len(pair) == 2 and isinstance(pair[1], str) for pair in actions
+    ):
+        raise RecordError("actions must be a list of [seat, action] pairs")
+    try:
+        state = game.start(record["setup"])
+    except InvalidDeal as error:
+        raise RecordError(str(error)) from None
+    for index, (seat, action) in enumerate(actions):
+        try:
+            state = state.apply(action, seat=seat)
+        except IllegalPlay as error:
+            raise IllegalRecordPlay(index, error, state) from None
+    result: dict[str, Any] = {"actions": len(actions)}
+    if state.is_over:
+        outcome = state.outcome()
+        winner = outcome.winners[0] if len(outcome.winners) == 1 else None
+        result |= {"winner": winner, "winners": list(outcome.winners), "values": list(outcome.values)}
+    return result

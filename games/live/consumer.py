@@ -31,17 +31,17 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from femkort_site.proxies import scope_client_address
-from games import services
+from games import services, snapshots
 from games.chat_html import chat_html, chat_line_html
-from games.engine.base import looks_like_action
+from games.engine.game import looks_like_action
 from games.models import PRESENCE_TIMEOUT, ChatMute, Connection, GameSession, Seat, SocketOpening
 from games.selectors import table_view
 from games.services.locks import named_lock
 from games.table_html import message_html, presence_html, table_html
+from games.threads import db
 
-from . import drivers, snapshots, sockets
+from . import drivers, sockets
 from .logins import SIGNED_OUT, login_holds
-from .threads import db
 
 log = logging.getLogger(__name__)
 NOT_FOUND = 4404
@@ -142,15 +142,18 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not isinstance(message, dict) or message.get("action") != "play":
             await self._refuse(_("Unknown action; nothing changed."))
             return
-        card, seq = message.get("card"), _whole_number(message.get("seq"))
-        if not looks_like_action(card) or seq is None:
+        # A move: a card or an action word; pages from before ``move`` sent it as ``card``.
+        move, seq = message.get("move", message.get("card")), _whole_number(message.get("seq"))
+        if not looks_like_action(move) or seq is None:
             await self._refuse(_("That move was not understood; nothing changed."))
             return
         if not self.user.is_authenticated:
             await self._refuse(_("Log in and take a seat to play."))
             return
         try:
-            session = await db(services.card_play)(session_id=self.session_id, user=self.user, card=card, seen_seq=seq)
+            session = await db(services.action_take)(
+                session_id=self.session_id, user=self.user, action=move, seen_seq=seq
+            )
         except services.StaleMove as stale:
             await self._send_view(stale.seq, force=True, message=stale.message)  # the message stays on show
             return

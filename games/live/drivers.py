@@ -23,13 +23,11 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from games import services
+from games import services, snapshots
 from games.bots import decide
-from games.engine.views import SeatView
+from games.engine.game import View
 from games.selectors import computer_view, overdue_tables
-
-from . import snapshots
-from .threads import db
+from games.threads import db
 
 log = logging.getLogger(__name__)
 OVERDUE_GRACE = timedelta(seconds=2)
@@ -114,7 +112,7 @@ async def _sweep(every: float) -> None:
             log.warning("sweep for overdue computer turns failed: %r", error)
 
 
-async def choose(kind: str, view: SeatView) -> str:
+async def choose(kind: str, view: View) -> str:
     """The computer's card, decided in a worker process (or a thread if there are no workers)."""
     global _workers
     loop = asyncio.get_running_loop()

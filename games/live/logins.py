@@ -16,7 +16,7 @@ from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model, u
 from django.db.models.signals import post_save, pre_save
 from django.utils.crypto import constant_time_compare
 
-from .broadcast import login_changed
+from games.announcements import login_changed
 
 SIGNED_OUT = 4401  # the close code a page gets when its login no longer holds
 

@@ -26,11 +26,10 @@ from typing import Protocol
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
+from games import snapshots
+from games.announcements import player_group, send, table_group
 from games.models import PRESENCE_BEAT, PRESENCE_TIMEOUT, Connection, GameSession, SocketOpening
-
-from . import snapshots
-from .broadcast import player_group, send, table_group
-from .threads import db
+from games.threads import db
 
 log = logging.getLogger(__name__)
 COALESCE_SECONDS = 0.25

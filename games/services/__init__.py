@@ -2,7 +2,7 @@
 
 from .chat import ChatTooFast, chat_mute, chat_post, chat_switch
 from .errors import IllegalCard, NotSeated, StaleMove, TableError
-from .play import card_play, computer_turn, computers_play_all
+from .play import action_take, computer_turn, computers_play_all
 from .standings import standings_rebuild
 from .tables import (
     computer_add,
@@ -24,7 +24,7 @@ __all__ = [
     "NotSeated",
     "StaleMove",
     "TableError",
-    "card_play",
+    "action_take",
     "chat_mute",
     "chat_post",
     "chat_switch",

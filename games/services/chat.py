@@ -18,7 +18,7 @@ from django.utils.translation import ngettext
 
 from accounts.models import User
 from accounts.text import drop_invisible, is_blank
-from games.live.broadcast import send_sync
+from games.announcements import send_sync
 from games.models import ChatMessage, ChatMute, GameSession
 
 from .errors import TableError

@@ -1,12 +1,13 @@
-"""Why a request to change a table was refused; every error carries a message for the player."""
+"""Why a request to change a table was refused; every error carries a message for the player.
+
+Only the table's own refusals are worded here (no seat, a stale view, chat); a game's rules
+word their own (``IllegalPlay.text``)."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
-
-from games.cardnames import card_short, cards_short, suit_name
-from games.engine import IllegalPlay
-from games.engine.cards import INDEX
+from games.engine.game import IllegalPlay, Text
+from games.engine.options import gettext_noop
+from games.words import say
 
 
 class TableError(Exception):
@@ -36,38 +37,10 @@ class StaleMove(TableError):
 
 
 class IllegalCard(TableError):
-    """The rules forbid the card; ``rule`` names which rule."""
+    """The rules forbid the action; ``rule`` names which rule, and the game words why."""
 
     def __init__(self, error: IllegalPlay):
-        super().__init__(_illegal_message(error), code=error.rule)
+        text = error.text or Text(gettext_noop("That is not one of your choices now."))
+        super().__init__(say(text), code=error.rule)
         self.rule = error.rule
         self.legal = error.legal
-
-
-AUCTION_RULES = {"not_now", "unknown_action", "option_off", "bid_out_of_order", "hidden_discard", "hidden_hand"}
-
-
-def _illegal_message(error: IllegalPlay) -> str:
-    if error.rule == "not_your_turn":
-        return _("It is not your turn.")
-    if error.rule == "bid_too_low":
-        return _("Bid higher than the highest bid so far, or pass.")
-    if error.rule == "bidding_first":
-        return _("The bidding comes first: choose one of the buttons.")
-    if error.rule == "bidding_over":
-        return _("The bidding is over: play a card.")
-    if error.rule in AUCTION_RULES or (error.rule == "not_in_hand" and error.card not in INDEX):
-        return _("That is not one of your choices now.")
-    legal = cards_short(error.legal)
-    if error.rule == "not_in_hand":
-        return _("%(card)s is not in your hand.") % {"card": card_short(error.card)}
-    if error.rule == "deal_over":
-        return _("The deal is over.")
-    if error.rule == "poll_open":
-        return _("Someone asked for new cards: that is answered first.")
-    if error.rule == "no_poll":
-        return _("New cards can be asked for only once, before the first card is played.")
-    if error.rule == "must_overtake":
-        return _("You must overtake %(card)s: play %(legal)s.") % {"card": card_short(error.bar), "legal": legal}
-    suit = suit_name(error.suit or error.legal[0][1]) if error.legal else ""
-    return _("You must follow %(suit)s: play %(legal)s.") % {"suit": suit, "legal": legal}

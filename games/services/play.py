@@ -13,13 +13,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games.bots import act, computer_player
+from games import snapshots
+from games.announcements import announce
+from games.bots import decide
 from games.engine import IllegalPlay, Match, get_game
-from games.engine.base import ACTION_WORDS, DealState
-from games.engine.cards import INDEX
-from games.engine.views import view_for
-from games.live import snapshots
-from games.live.broadcast import announce
+from games.engine.game import State, Text
+from games.engine.options import gettext_noop
 from games.models import Deal, GameSession, Play, Seat
 from games.records import deal_state, match_of, store_match
 from games.selectors import TableSnapshot
@@ -30,21 +29,22 @@ from .standings import standings_record
 from .turns import abandon_due, ask_window, leads, session_end_abandoned, turn_begin
 
 
-def card_play(
-    *, session_id: int, user: User, card: str, seen_seq: int, rng: random.Random | None = None
+def action_take(
+    *, session_id: int, user: User, action: str, seen_seq: int, rng: random.Random | None = None
 ) -> GameSession:
-    """Play ``card`` for ``user``'s seat, having seen the table at ``seen_seq``.
+    """Take ``action`` (a card, a bid, a call, a vote) for ``user``'s seat, having seen the table
+    at ``seen_seq``.
 
     Moves at one table apply one at a time, and a stale ``seen_seq`` (double click, old
-    page) or an illegal card changes nothing and says why.
+    page) or an illegal action changes nothing and says why.
     """
     known = snapshots.peek(session_id)
     seat = _seat_of(known.seats, user) if known is not None else None
     if known is not None and seat is not None and not seat.stand_in and known.seq == seen_seq:
-        moved = _play_known(known, card, seat.position)
+        moved = _play_known(known, action, seat.position)
         if moved is not None:
             return moved
-    return _card_play_locked(session_id=session_id, user=user, card=card, seen_seq=seen_seq, rng=rng)
+    return _action_take_locked(session_id=session_id, user=user, action=action, seen_seq=seen_seq, rng=rng)
 
 
 def computer_turn(
@@ -101,13 +101,20 @@ def _play_known(known: TableSnapshot, card: str, position: int) -> GameSession |
     return session
 
 
-def _checked(state: DealState, action: str, position: int) -> DealState:
-    """The state after ``action`` in live play. A word (a bid, a call) must be one of the seat's
-    legal actions: the engine also reads words that only a replayed record may hold (a discard
-    nobody saw). Cards and votes go straight to the engine, which says which rule they break."""
-    after = state.apply(action, seat=position)  # the engine first: it names the rule a word breaks
-    if action not in INDEX and action not in ACTION_WORDS and action not in state.legal_actions():
-        raise IllegalPlay("not_now", f"{action} is not one of the actions now", seat=position, card=action, legal=[])
+def _checked(state: State, action: str, position: int) -> State:
+    """The state after ``action`` in live play: the engine first (it names the rule an action
+    breaks), then the action must be one the seat is offered now. An engine also reads actions
+    that only a replayed record may hold (a discard nobody saw), never to be taken live."""
+    after = state.apply(action, seat=position)
+    if action not in state.legal_actions() and action not in state.view(position).actions:
+        raise IllegalPlay(
+            "not_now",
+            f"{action} is not one of the actions now",
+            seat=position,
+            card=action,
+            legal=[],
+            text=Text(gettext_noop("That is not one of your choices now.")),
+        )
     return after
 
 
@@ -148,8 +155,8 @@ def _seat_of(seats: Sequence[Seat], user: User) -> Seat | None:
 
 
 @transaction.atomic
-def _card_play_locked(
-    *, session_id: int, user: User, card: str, seen_seq: int, rng: random.Random | None
+def _action_take_locked(
+    *, session_id: int, user: User, action: str, seen_seq: int, rng: random.Random | None
 ) -> GameSession:
     """The full way: lock the session row, check everything in order, settle the deal if it ends."""
     session = locked_session(session_id)
@@ -171,7 +178,7 @@ def _card_play_locked(
         raise TableError(message, code="stood_in")
     deal, state = (known.deal, known.state) if known else _current_deal(session)
     try:
-        _play(session, seats, deal, state, card, seat.position, rng, known)
+        _play(session, seats, deal, state, action, seat.position, rng, known)
     except IllegalPlay as error:
         raise IllegalCard(error) from None
     return session
@@ -200,8 +207,8 @@ def _computer_turn_locked(
         return None
     rng = rng or secrets.SystemRandom()
     if card is None or card not in state.legal_actions():
-        view = view_for(state, seat.position, match_of(session, seats).scores)
-        card = act(computer_player(seat.played_by, rng), view)
+        view = state.view(seat.position, match_of(session, seats).scores)
+        card = decide(seat.played_by, view, rng)
     _play(session, seats, deal, state, card, seat.position, rng, known)
     return session
 
@@ -214,17 +221,12 @@ def computers_play_all(*, session_id: int, rng: random.Random | None = None) -> 
     return played
 
 
-def deal_next(session: GameSession, match: Match, *, number: int, rng: random.Random) -> tuple[Deal, DealState]:
-    state = match.deal(rng)
-    deal = Deal.objects.create(
-        session=session,
-        number=number,
-        dealer=state.dealer,
-        hands=[list(hand) for hand in state.dealt],
-        trump=state.trump or "",
-        upcard=state.upcard or "",
-        options=state.options.as_record(state.trump),
-    )
+def deal_next(session: GameSession, match: Match, *, number: int, rng: random.Random) -> tuple[Deal, State]:
+    """Deal the match's next deal and store it as its game set it up."""
+    rules = get_game(session.game)
+    setup = rules.setup(match, rng)
+    state = rules.start(setup)
+    deal = Deal.objects.create(session=session, number=number, dealer=state.view(None).dealer, setup=setup)
     return deal, state
 
 
@@ -234,7 +236,7 @@ def _known(session: GameSession) -> TableSnapshot | None:
     return known if known is not None and known.seq == session.seq and known.state is not None else None
 
 
-def _current_deal(session: GameSession) -> tuple[Deal, DealState]:
+def _current_deal(session: GameSession) -> tuple[Deal, State]:
     deal = session.deals.order_by("-number").first()
     return deal, deal_state(deal)
 
@@ -243,7 +245,7 @@ def _play(
     session: GameSession,
     seats: Sequence[Seat],
     deal: Deal,
-    state: DealState,
+    state: State,
     card: str,
     position: int,
     rng: random.Random | None,
@@ -269,18 +271,17 @@ def _play(
     announce(session.pk, session.seq)
 
 
-def _settle(
-    session: GameSession, seats: Sequence[Seat], deal: Deal, state: DealState, rng: random.Random
-) -> DealState | None:
+def _settle(session: GameSession, seats: Sequence[Seat], deal: Deal, state: State, rng: random.Random) -> State | None:
     """Record the deal's winner and update the match; deal again unless the session is over (the next deal).
 
     A deal everyone agreed to deal again ends with no winner and the match unchanged: the
     same dealer deals the next one."""
-    if state.redealt:
+    outcome = state.outcome()
+    if outcome.again:
         deal.finished = timezone.now()
         deal.save(update_fields=["finished"])
         return deal_next(session, match_of(session, seats), number=deal.number + 1, rng=rng)[1]
-    deal.winner = state.winner
+    deal.winner = outcome.winners[0] if len(outcome.winners) == 1 else None
     deal.finished = timezone.now()
     deal.save(update_fields=["winner", "finished"])
     match = match_of(session, seats).settle(state)
@@ -290,7 +291,7 @@ def _settle(
         session.finished = timezone.now()
         rules = get_game(session.game)
         winning = set(match.winners)
-        if len(winning) > 1 and tuple(sorted(winning)) not in rules.teams(len(seats)):
+        if len(winning) > 1 and tuple(sorted(winning)) not in rules.sides(len(seats)):
             winning = set()  # a tie between seats playing for themselves: nobody won the session
         for seat in seats:
             # A seat played to the end by a computer for someone who left or was replaced wins for nobody.

@@ -40,9 +40,7 @@ def standings_record(session: GameSession, seats: Sequence[Seat]) -> None:
     rules = get_game(session.game)
     ranking = rules.ranking(match_of(session, seats))
     deals_won: dict[int, int] = {}
-    # Where a deal is won by taking its last trick; in Letzter Stich that loses it, and in games
-    # that count tricks against a contract the last trick decides nothing alone.
-    if rules.wants_last_trick and not rules.counts_tricks:
+    if rules.counts_deals_won:
         won = Deal.objects.filter(session=session, winner__isnull=False).values("winner").annotate(count=Count("pk"))
         deals_won = {row["winner"]: row["count"] for row in won}
     bottom = min(ranking) - 1
@@ -50,7 +48,7 @@ def standings_record(session: GameSession, seats: Sequence[Seat]) -> None:
     # Partnerships are rated as teams; a seat that left is taken out of its team and ranked last alone.
     partnerships = [
         part
-        for team in rules.teams(len(seats))
+        for team in rules.sides(len(seats))
         for part in ([s for s in team if not _lost(seats[s])], *([s] for s in team if _lost(seats[s])))
         if part
     ]

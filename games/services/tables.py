@@ -14,11 +14,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import User
+from games.announcements import announce
 from games.bots import LEVELS
 from games.engine import GAMES, InvalidDeal, get_game
-from games.live.broadcast import announce
+from games.engine.game import Game
 from games.models import TURN_CLOCKS, GameSession, Seat
-from games.records import players_needed, seat_limits, store_match
+from games.records import players_needed, seat_choices, store_match
 from games.selectors import idle_waiting, waiting_cutoff
 
 from .errors import NotSeated, TableError
@@ -43,10 +44,8 @@ def table_create(
     if turn_seconds not in dict(TURN_CLOCKS):
         raise TableError(_("Unknown turn clock."))
     rules = get_game(game)
-    low, high = seat_limits(rules)
-    if not isinstance(seats, int) or not low <= seats <= high:
-        message = ngettext("A table has %(low)d to %(high)d seat.", "A table has %(low)d to %(high)d seats.", high)
-        raise TableError(message % {"low": low, "high": high})
+    if not isinstance(seats, int) or seats not in seat_choices(rules):
+        raise TableError(seats_said(rules))
     try:
         parsed = rules.parse_options(options or {})
     except InvalidDeal as error:
@@ -123,6 +122,18 @@ def computer_remove(*, session_id: int, user: User, position: int) -> GameSessio
     return _changed(session)
 
 
+def seats_said(rules: Game) -> str:
+    """The table sizes a game is played at, as a refusal says them: a range, or a list."""
+    choices = seat_choices(rules)
+    low, high = choices[0], choices[-1]
+    if len(choices) == high - low + 1:
+        message = ngettext("A table has %(low)d to %(high)d seat.", "A table has %(low)d to %(high)d seats.", high)
+        return message % {"low": low, "high": high}
+    return ngettext("This game is played at %(counts)s seat.", "This game is played at %(counts)s seats.", high) % {
+        "counts": ", ".join(str(count) for count in choices)
+    }
+
+
 @transaction.atomic
 def session_start(*, session_id: int, user: User, rng: secrets.SystemRandom | None = None) -> GameSession:
     """Close the empty seats, pick the first dealer at random and deal the first deal."""
@@ -139,13 +150,15 @@ def session_start(*, session_id: int, user: User, rng: secrets.SystemRandom | No
             needed,
         )
         raise TableError(message % {"count": needed}, code="too_few")
+    rules = get_game(session.game)
+    if len(taken) not in seat_choices(rules):  # a game of some table sizes only: empty seats cannot all close
+        raise TableError(seats_said(rules), code="seat_count")
     session.seats.filter(pk__in=[seat.pk for seat in seats if seat.is_empty]).delete()
     for position, seat in enumerate(taken):
         if seat.position != position:
             seat.position = position
             seat.save(update_fields=["position"])
     rng = rng or secrets.SystemRandom()
-    rules = get_game(session.game)
     match = rules.new_match(players=len(taken), options=rules.parse_options(session.options), rng=rng)
     store_match(session, match)
     session.seat_count = len(taken)

@@ -18,8 +18,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games.engine.base import DealState
-from games.live.broadcast import announce
+from games.announcements import announce
+from games.engine.game import State
 from games.models import PRESENCE_TIMEOUT, Connection, GameSession, Seat, ServerBeat
 from games.records import deal_state
 
@@ -34,15 +34,16 @@ def away_limit() -> timedelta:
     return timedelta(seconds=settings.FEMKORT_AWAY_SECONDS)
 
 
-def ask_window(state: DealState | None) -> bool:
-    """Before a deal's first action on a table with redeal by agreement: people may still ask
-    for new cards, so a computer does not lead at once."""
-    return state is not None and state.action_count == 0 and bool(getattr(state.options, "redeal", False))
+def ask_window(state: State | None) -> bool:
+    """People other than the seat to act may still act (before a deal's first card on a table
+    with redeal by agreement, ask for new cards): a computer does not act at once."""
+    return state is not None and state.view(None).others_may_act
 
 
-def leads(state: DealState | None) -> bool:
-    """The next action is a lead (a trick was just taken, or a deal begins)."""
-    return state is not None and state.trick is not None and not state.trick.cards and not state.poll_open
+def leads(state: State | None) -> bool:
+    """Something was just settled that people should see (a trick taken, a deal begun): a
+    computer acts after a pause."""
+    return state is not None and state.view(None).just_settled
 
 
 def turn_begin(

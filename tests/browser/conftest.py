@@ -115,3 +115,10 @@ def _count() -> int:
     global _made
     _made += 1
     return _made
+
+
+def pytest_collection_modifyitems(items) -> None:
+    """Every browser test drives Chromium against a server of its own: slow."""
+    for item in items:
+        if "browser" in item.path.parts:
+            item.add_marker(pytest.mark.slow)

@@ -11,7 +11,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games.models import GameSession, Standing
+from games.models import Deal, GameSession, Play, Standing
 
 
 class Command(BaseCommand):
@@ -27,7 +27,8 @@ class Command(BaseCommand):
         if player is None or session is None:
             self.stderr.write("no history: run history_generate first")
             return
-        deal = session.deals.order_by("number").first()
+        # A deal whose actions were kept, to replay (generated history keeps a sample of them).
+        deal = Deal.objects.filter(pk__in=Play.objects.values("deal")).order_by("-pk").first() or session.deals.first()
         pages = {
             "leaderboard, sessions won, all time": reverse("leaderboard"),
             "leaderboard, rating": reverse("leaderboard") + "?board=rating&min=5",

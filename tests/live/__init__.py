@@ -1,0 +1,1 @@
+"""Live play: websockets, broadcasts, drivers, clocks; the servers and Redis outages (marked slow)."""

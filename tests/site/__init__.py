@@ -1,0 +1,1 @@
+"""The site: pages, forms, services, history, accounts, translations, against the test database."""

@@ -1,0 +1,44 @@
+"""tools.bench_load reads the frames the consumer really sends: keep its parser in step with the markup."""
+
+import pytest
+from django.template.loader import render_to_string
+
+from games import services
+from games.models import GameSession
+from games.records import deal_state
+from games.selectors import table_view_for
+from games.table_html import message_html, table_html
+from tools.bench_load import View, message_text, parse_frame
+
+pytestmark = pytest.mark.django_db
+
+
+def pushed_view(session: GameSession, user) -> str:
+    """What TableConsumer sends: the table, then the (empty) message."""
+    return table_html(table_view_for(session, user)) + message_html("")
+
+
+def test_the_player_to_act_sees_its_legal_cards_and_the_others_none(players):
+    session = services.table_create(host=players[0], seats=3)
+    for user in players[1:]:
+        services.seat_take(session_id=session.pk, user=user)
+    session = services.session_start(session_id=session.pk, user=players[0])
+    state = deal_state(session.deals.get())
+    for seat, user in enumerate(players):
+        view = parse_frame(pushed_view(session, user))
+        assert view.seq == session.seq
+        assert sorted(view.playable) == (sorted(state.legal_cards()) if seat == state.to_act else [])
+
+
+def test_attribute_order_does_not_matter_and_messages_are_not_views():
+    frame = (
+        '<div data-seq="7" class="table" id="table"><button disabled name="move" value="2S">2</button>'
+        '<button class="card" value="QH" type="submit" name="move" aria-label="disabled">Q</button>'
+        '<button name="move" value="3C" aria-disabled="true">3</button>'
+        '<button type="submit">other</button></div>'
+    )
+    assert parse_frame(frame) == View(7, ("QH",))
+    refusal = render_to_string("games/_message.html", {"message": "The table has moved on."})
+    assert parse_frame(refusal) is None
+    assert message_text(refusal) == "The table has moved on."
+    assert message_text('<span id="seat-1-presence" hx-swap-oob="true">online</span>') is None
