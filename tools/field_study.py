@@ -26,7 +26,7 @@ from games.bots.tricks.medium import MediumPlayer, ranked
 from games.bots.tricks.strong import StrongPlayer
 from games.engine import GAMES, get_game
 from games.engine.tricks.deal import DealState
-from games.engine.tricks.views import SeatView, view_for
+from games.engine.tricks.seat_view import SeatView, view_for
 
 
 class OpenHandStrong(StrongPlayer):

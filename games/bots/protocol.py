@@ -18,7 +18,7 @@ from typing import Any
 
 from games.engine.game import View
 from games.engine.tricks.deal import REDEAL_YES
-from games.engine.tricks.views import SeatView
+from games.engine.tricks.seat_view import SeatView
 
 
 def turn_message(view: View) -> dict[str, Any]:

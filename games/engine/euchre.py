@@ -20,10 +20,10 @@ from .game import CardName, Count, IllegalPlay, InvalidDeal, SeatName, SuitName,
 from .options import Option, gettext_noop, ngettext_noop
 from .tricks.auction import AuctionGame
 from .tricks.deal import DealState, Trick
-from .tricks.views import HIDDEN_DISCARD
+from .tricks.seat_view import HIDDEN_DISCARD
 
 if TYPE_CHECKING:
-    from .tricks.views import SeatView
+    from .tricks.seat_view import SeatView
 
 PASS, ORDER, ALONE, DEFEND = "pass", "order", "alone", "defend-alone"
 SAME_COLOUR = {"H": "D", "D": "H", "S": "C", "C": "S"}

@@ -21,7 +21,7 @@ from .tricks.auction import AuctionGame
 from .tricks.deal import DealState, Trick
 
 if TYPE_CHECKING:
-    from .tricks.views import SeatView
+    from .tricks.seat_view import SeatView
 
 PASS = "pass"
 LADDER = ("bid:1", "bid:2", "bid:3", "bid:4", "nap", "wellington", "blucher")

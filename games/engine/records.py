@@ -15,7 +15,7 @@ from . import GAMES
 from .cards import NotationError, parse_card
 from .game import HiddenCards, IllegalPlay, InvalidDeal
 from .tricks.deal import REDEAL_NO, REDEAL_YES, DealState
-from .tricks.views import SeatView
+from .tricks.seat_view import SeatView
 
 
 class RecordError(ValueError):

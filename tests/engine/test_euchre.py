@@ -239,7 +239,7 @@ def test_a_record_shows_no_hand_of_a_seat_that_sat_out_and_still_replays():
     """Seat 0 orders up and goes alone: seat 2 sits out, so its hand is never seen by anyone."""
     from games.engine.game import EVERYONE
     from games.engine.records import public_record
-    from games.engine.tricks.views import view_for
+    from games.engine.tricks.seat_view import view_for
 
     state = run(start(), ["order", "discard:7D", "alone", "pass", "pass"])
     while not state.is_over:

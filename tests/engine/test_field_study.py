@@ -5,7 +5,7 @@ import random
 from games.bots.tricks.knowledge import infer
 from games.bots.tricks.sampler import sample_world
 from games.engine import FEMKORT
-from games.engine.tricks.views import view_for
+from games.engine.tricks.seat_view import view_for
 from tools.field_study import OpenHandStrong, agreement, ceiling
 
 

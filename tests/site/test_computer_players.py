@@ -18,7 +18,7 @@ from games.bots.tricks.strong import StrongPlayer
 from games.engine import FEMKORT, LETZTER_STICH
 from games.engine.cards import BIT, CARDS, INDEX, SUIT_MASK
 from games.engine.tricks.masks import standing
-from games.engine.tricks.views import view_for
+from games.engine.tricks.seat_view import view_for
 from tests.engine_helpers import femkort_deal, play
 
 tables = st.one_of(

@@ -14,7 +14,7 @@ from channels.db import database_sync_to_async
 from games import services
 from games.engine import FEMKORT, IllegalPlay
 from games.engine.records import public_record, record_of, replay
-from games.engine.tricks.views import view_for
+from games.engine.tricks.seat_view import view_for
 from games.models import Deal, Play, Seat
 from games.records import deal_state
 from games.selectors import table_snapshot, table_view

@@ -130,8 +130,20 @@ def test_a_card_out_of_the_run_is_refused_in_the_games_words(players):
     assert refused.value.code == "next_in_run"
     page = Client()
     page.force_login(mover)
-    shown = page.get(reverse("table", args=[session.pk])).content.decode()
+    url = reverse("table", args=[session.pk])
+    shown = page.get(url).content.decode()
     assert "may be played now" in shown  # said beside the hand when a card out of the run is tried
+    assert f'name="move" value="{state.legal_actions()[0]}"' in shown  # the one card to play, as a form button
+    # Over HTTP, as a page without JavaScript posts it: the wrong card changes nothing, the right one plays.
+    move = reverse("action_take", args=[session.pk])
+    refused_page = page.post(move, {"move": wrong, "seq": session.seq}, follow=True).content.decode()
+    assert "may be played now" in refused_page
+    deal = session.deals.order_by("-number").first()
+    assert deal_state(deal) == state
+    page.post(move, {"move": state.legal_actions()[0], "seq": session.seq})
+    assert list(deal.plays.order_by("-seq").values_list("seat", "action")[:1]) == [
+        (state.to_act, state.legal_actions()[0])
+    ]
 
 
 def test_every_view_hides_the_dead_hand_even_after_the_deal():

@@ -14,7 +14,7 @@ from games.bots.tricks.strong import StrongPlayer
 from games.engine import EUCHRE, NAP
 from games.engine.cards import BIT, from_mask
 from games.engine.tricks.deal import playing_order
-from games.engine.tricks.views import view_for
+from games.engine.tricks.seat_view import view_for
 
 TABLES = [
     (NAP, 4, {}),

@@ -7,7 +7,7 @@ import pytest
 from games.engine import GAMES, TrickGame
 from games.engine.game import EVERYONE, HiddenCards
 from games.engine.records import public_record, replay
-from games.engine.tricks.views import view_for
+from games.engine.tricks.seat_view import view_for
 
 
 # Games that start with the first lead; those with an auction are below.

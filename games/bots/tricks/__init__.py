@@ -17,7 +17,7 @@ from games.engine import get_game
 from games.engine.cards import RANKS, Card
 from games.engine.game import View
 from games.engine.tricks.deal import REDEAL_NO, REDEAL_YES
-from games.engine.tricks.views import SeatView
+from games.engine.tricks.seat_view import SeatView
 
 from .. import LEVELS
 

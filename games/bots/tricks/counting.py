@@ -24,7 +24,7 @@ from functools import lru_cache
 from games.engine import get_game
 from games.engine.cards import BIT, Card, from_mask
 from games.engine.tricks.deal import DealState, Trick, TrickGame, playing_order
-from games.engine.tricks.views import HIDDEN_DISCARD, SeatView
+from games.engine.tricks.seat_view import HIDDEN_DISCARD, SeatView
 
 from .knowledge import Knowledge
 from .sampler import sample_world

@@ -16,7 +16,7 @@ from math import comb
 from games.engine.cards import INDEX, SUIT_MASK
 from games.engine.tricks.deal import playing_order
 from games.engine.tricks.masks import NO_TRUMP, follow_mask, standing
-from games.engine.tricks.views import SeatView
+from games.engine.tricks.seat_view import SeatView
 
 
 @lru_cache(maxsize=65536)

@@ -15,7 +15,7 @@ from games.engine import get_game
 from games.engine.cards import BIT, INDEX, SUIT_MASK
 from games.engine.tricks.deal import playing_order
 from games.engine.tricks.masks import NO_TRUMP, advance
-from games.engine.tricks.views import SeatView
+from games.engine.tricks.seat_view import SeatView
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from math import comb
 
 from games.engine import get_game
 from games.engine.cards import INDEX, SUIT_MASK
-from games.engine.tricks.views import SeatView
+from games.engine.tricks.seat_view import SeatView
 
 from .counting import medium_action
 from .knowledge import infer

@@ -12,7 +12,7 @@ import random
 from games.engine import get_game
 from games.engine.cards import BIT, INDEX
 from games.engine.tricks.masks import NO_TRUMP, advance, follow_mask, standing
-from games.engine.tricks.views import SeatView
+from games.engine.tricks.seat_view import SeatView
 
 from .habits import habit_card, keeper, observed_plays, world_weight
 from .knowledge import Knowledge, infer

@@ -19,7 +19,7 @@ import random
 
 from games.engine import get_game
 from games.engine.cards import BIT, INDEX
-from games.engine.tricks.views import SeatView
+from games.engine.tricks.seat_view import SeatView
 
 from .counting import strong_action
 from .knowledge import Knowledge, infer

@@ -29,7 +29,7 @@ from ..options import Option, gettext_noop
 
 if TYPE_CHECKING:
     from .redeal import RedealPoll
-    from .views import SeatView
+    from .seat_view import SeatView
 from .masks import NO_TRUMP, legal_mask, trick_standing
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -191,7 +191,7 @@ class DealState:
 
     def public_record(self) -> dict[str, Any]:
         from ..records import public_record
-        from .views import view_for
+        from .seat_view import view_for
 
         return public_record(view_for(self, EVERYONE))
 

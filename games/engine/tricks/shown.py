@@ -23,7 +23,7 @@ from ..game import (
 from ..options import gettext_noop, ngettext_noop
 from .deal import ACTION_WORDS, REDEAL_NO, DealState, Trick, playing_order, winning_card
 from .refusals import refusal_text
-from .views import HIDDEN_DISCARD, SeatView, view_for
+from .seat_view import HIDDEN_DISCARD, SeatView, view_for
 
 TRICKS_TAKEN = ngettext_noop("%(count)d trick taken", "%(count)d tricks taken")
 TRICKS = ngettext_noop("%(count)d trick", "%(count)d tricks")
