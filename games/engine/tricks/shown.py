@@ -251,33 +251,27 @@ def replay_views(start: DealState, actions) -> tuple[View, ...]:
 
 
 def _afterwards(state: DealState, final: SeatView) -> View:
-    seen = view_for(state, None)
-    won = {winning_card(seen.seats, trick) for trick in seen.tricks}
-    seats = []
-    for seat in range(state.players):
-        shown = _seat(state, seen, seat, won)
-        played = seat in final.seats
-        seats.append(
-            replace(
-                shown,
-                playing=played,
-                cards=tuple(state.hand(seat)) if played else (),
-                tally=(Count(sum(trick.winner == seat for trick in seen.tricks), *TRICKS),),
-            )
+    """The spectator's view of ``state``, with what everyone may see once the deal is over: each
+    hand that played, every seat's tricks, the upcard all deal long; no prompt, no choices."""
+    spectator = deal_view(state, None)
+    tricks = spectator.detail
+    # The bids and calls as everyone may read them afterwards (a discard named where the game shows it).
+    log = _log(state, replace(tricks, calls=final.calls[: len(state.calls)]))
+    seen = replace(spectator, viewer=EVERYONE, prompt=None, notices=(), log=log, detail=None)
+    seats = tuple(
+        replace(
+            shown,
+            playing=shown.seat in final.seats,
+            cards=tuple(state.hand(shown.seat)) if shown.seat in final.seats else (),
+            tally=(Count(sum(trick.winner == shown.seat for trick in tricks.tricks), *TRICKS),),
         )
-    upcard = (Area("row", "upcard", Text(gettext_noop("Upcard:")), cards=(Shown(seen.upcard),), beside=True),)
-    areas = tuple(area for area in _areas(state, seen) if area.name != "upcard")
-    return View(
-        game=state.game,
-        viewer=EVERYONE,
-        players=state.players,
-        dealer=state.dealer,
-        to_act=state.to_act,
-        seats=tuple(seats),
-        areas=(*(upcard if seen.upcard else ()), *areas),
-        log=_log(state, seen),
-        facts=(("trump", _trump(seen.trump)),) if seen.trump else (),
-        fresh=not state.tricks,
-        over=state.is_over,
-        result=state.rules.deal_result(state) if state.is_over and not state.redealt else _redealt(state),
+        for shown in seen.seats
+    )
+    upcard = Area("row", "upcard", Text(gettext_noop("Upcard:")), cards=(Shown(state.upcard),), beside=True)
+    middle = tuple(area for area in seen.areas if area.name != "upcard")
+    return replace(
+        seen,
+        seats=seats,
+        areas=(upcard, *middle) if state.upcard else middle,
+        facts=tuple((kind, text) for kind, text in seen.facts if kind == "trump"),
     )
