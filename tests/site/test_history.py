@@ -222,4 +222,3 @@ def test_a_nap_replay_names_trump_from_the_first_lead(client, players):
     bids = len(deal_state(deal).calls)
     assert history.replay_at(deal, bids).trump == ""
     assert history.replay_at(deal, bids + 1).trump != ""  # the bidder's first card names it
-
