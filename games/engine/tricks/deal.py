@@ -234,6 +234,12 @@ class TrickGame(Game):
     # For the computer players: does a seat want the deal's last trick (Femkort), or to avoid it?
     wants_last_trick: ClassVar[bool] = True
 
+    def resample(self, view: View, rng: random.Random) -> DealState:
+        """The deal with the cards the viewer cannot see dealt anew (``tricks.resample``)."""
+        from .resample import resample
+
+        return resample(view, rng)
+
     def computer(self, level: str, rng: random.Random) -> Any:
         """The trick library's own computer players (they read the trick view, ``View.detail``)."""
         from games.bots.tricks import TrickSeat, computer_player

@@ -1,0 +1,46 @@
+"""The trick games' ``resample``: a world dealt anew where the seat cannot see, that the seat
+cannot tell from the true deal, so computer players of any family can look ahead in any game."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from games.bots.generic import GenericSampler
+from games.engine import GAMES
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_resampled_world_looks_the_same_to_the_seat_and_offers_the_same_actions(name):
+    game = GAMES[name]
+    checked = 0
+    for players in sorted(game.seat_counts)[:2]:
+        for seed in range(6):
+            options = game.parse_options({"trump": True} if name == "femkort" and seed % 2 else {})
+            match = game.new_match(players=players, options=options, rng=random.Random(seed))
+            state = game.start(game.setup(match, random.Random(seed + 100)))
+            rng = random.Random(seed)
+            while not state.is_over:
+                seat = state.to_act
+                seen = state.view(seat)
+                world = game.resample(seen, rng)
+                assert replace(world.view(seat), detail=None) == replace(seen, detail=None)
+                assert sorted(world.legal_actions()) == sorted(state.legal_actions())
+                state = state.apply(rng.choice(state.legal_actions()))
+                checked += 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize("name", ["nap", "femkort"])
+def test_the_generic_players_play_a_trick_game_through_the_protocol(name):
+    game = GAMES[name]
+    match = game.new_match(players=4, options=game.parse_options({}), rng=random.Random(1))
+    state = game.start(game.setup(match, random.Random(2)))
+    player = GenericSampler(random.Random(3), worlds=3)
+    while not state.is_over:
+        action = player.choose(state.view(state.to_act))
+        assert action in state.legal_actions()
+        state = state.apply(action)
+    assert len(state.outcome().values) == 4
