@@ -192,10 +192,6 @@ class AreaView:
     previous: bool = False  # the last deal's, on show until this deal gets going
 
     @property
-    def face_down(self) -> int:
-        return sum(card.card == "" for card in self.cards)
-
-    @property
     def template(self) -> str:
         return f"games/areas/_{self.kind}.html"
 

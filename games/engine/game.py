@@ -392,8 +392,3 @@ class Game:
     def computer(self, level: str, rng: random.Random) -> Any:
         """The game's own computer player at ``level``, or None for the generic players."""
         return None
-
-
-def seat_range(counts: Sequence[int] | frozenset[int]) -> tuple[int, int]:
-    """The fewest and most seats of a set of table sizes."""
-    return min(counts), max(counts)
