@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import time
 
@@ -79,6 +80,29 @@ async def table_when(session_id: int, test, timeout: float = 60) -> tuple[GameSe
         if time.monotonic() > deadline:
             raise AssertionError(f"the table never got there; it is at seq {session.seq}")
         await asyncio.sleep(0.05)
+
+
+async def session_over_sockets(session_id: int, sockets: list, choose, hidden) -> tuple:
+    """Play a whole session through the seats' sockets: ``choose(state, moves)`` picks each move,
+    ``hidden(state, seat)`` says what that seat may not see at each moment. Returns the session,
+    every frame each seat received, what was hidden from whom at each sequence number, and the
+    number of moves."""
+    hidden_at, received, moves = {}, {seat: [] for seat in range(len(sockets))}, 0
+    while True:
+        session, state = await table_now(session_id)
+        hidden_at[session.seq] = {seat: hidden(state, seat) for seat in range(len(sockets))}
+        for seat, socket in enumerate(sockets):
+            received[seat] += await frames_until(socket, session.seq)
+        if session.status != GameSession.Status.PLAYING:
+            break
+        frame = json.dumps({"action": "play", "card": choose(state, moves), "seq": session.seq})
+        await sockets[state.to_act].send_to(text_data=frame)
+        received[state.to_act] += await frames_until(sockets[state.to_act], session.seq + 1)
+        moves += 1
+    for seat, socket in enumerate(sockets):
+        received[seat] += await drain(socket)
+        await socket.disconnect()
+    return session, received, hidden_at, moves
 
 
 def hidden_from(state, seat: int | None) -> set[str]:

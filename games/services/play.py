@@ -26,7 +26,7 @@ from games.selectors import TableSnapshot
 from .errors import IllegalCard, NotSeated, StaleMove, TableError
 from .locks import locked_session
 from .standings import standings_record
-from .turns import abandon_due, ask_window, leads, session_end_abandoned, turn_begin
+from .turns import abandon_due, ask_window, pace, session_end_abandoned, turn_begin
 
 
 def action_take(
@@ -89,7 +89,7 @@ def _play_known(known: TableSnapshot, card: str, position: int) -> GameSession |
     if after.is_over:
         return None
     session = copy.copy(known.session)
-    turn_begin(session, known.seats, after.to_act, asking=ask_window(after), leading=leads(after))
+    turn_begin(session, known.seats, after.to_act, **pace(after))
     with transaction.atomic():
         if not _advance(session, known.seq):
             return None
@@ -263,7 +263,7 @@ def _play(
     else:
         next_state = after
     to_act = next_state.to_act if next_state else None
-    turn_begin(session, seats, to_act, asking=ask_window(next_state), leading=leads(next_state))
+    turn_begin(session, seats, to_act, **pace(next_state))
     session.save()
     if known is not None:
         moved_on = replace(known, session=copy.copy(session), state=after)

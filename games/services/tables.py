@@ -25,7 +25,7 @@ from games.selectors import idle_waiting, waiting_cutoff
 from .errors import NotSeated, TableError
 from .locks import locked_session
 from .play import deal_next
-from .turns import ask_window, leads, turn_begin
+from .turns import pace, turn_begin
 
 
 @transaction.atomic
@@ -166,7 +166,7 @@ def session_start(*, session_id: int, user: User, rng: secrets.SystemRandom | No
     session.status = GameSession.Status.PLAYING
     session.started = timezone.now()
     state = deal_next(session, match, number=1, rng=rng)[1]
-    turn_begin(session, taken, state.to_act, asking=ask_window(state), leading=leads(state))
+    turn_begin(session, taken, state.to_act, **pace(state))
     _tell(previous)  # its invitation to this table is over
     return _changed(session)
 

@@ -40,10 +40,14 @@ def ask_window(state: State | None) -> bool:
     return state is not None and state.view(None).others_may_act
 
 
-def leads(state: State | None) -> bool:
-    """Something was just settled that people should see (a trick taken, a deal begun): a
-    computer acts after a pause."""
-    return state is not None and state.view(None).just_settled
+def pace(state: State | None) -> dict[str, bool]:
+    """How the next turn begins, from one public view of the deal: ``asking`` (see ``ask_window``),
+    and ``leading``: something was just settled that people should see (a trick taken, a deal
+    begun), so a computer acts after a pause."""
+    if state is None:
+        return {"asking": False, "leading": False}
+    seen = state.view(None)
+    return {"asking": seen.others_may_act, "leading": seen.just_settled}
 
 
 def turn_begin(

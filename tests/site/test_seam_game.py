@@ -4,8 +4,6 @@ and the arena, with no change anywhere else."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
@@ -15,7 +13,13 @@ from games.bots.arena import run_arena
 from games.engine import GAMES
 from games.engine.records import replay
 from games.models import GameSession, Standing
-from tests.live_helpers import DATA_CARD, connect, drain, frame_seq, frames_until, hidden_from, table_now
+from tests.live_helpers import (
+    DATA_CARD,
+    connect,
+    frame_seq,
+    hidden_from,
+    session_over_sockets,
+)
 from tests.seam_game import THREE_CROWNS
 from tests.site_helpers import history_pages
 from tests.site_helpers import open_from_the_lobby as from_the_lobby
@@ -39,22 +43,9 @@ def open_from_the_lobby(players) -> GameSession:
 async def test_a_game_from_the_tests_plays_a_whole_session_everywhere(players):
     session = await database_sync_to_async(open_from_the_lobby)(players)
     sockets = [await connect(session.pk, user) for user in players]
-    hidden_at, received, moves = {}, {seat: [] for seat in range(3)}, 0
-    while True:
-        session, state = await table_now(session.pk)
-        hidden_at[session.seq] = {seat: hidden_from(state, seat) for seat in range(3)}
-        for seat, socket in enumerate(sockets):
-            received[seat] += await frames_until(socket, session.seq)
-        if session.status != GameSession.Status.PLAYING:
-            break
-        card = state.legal_cards()[moves % len(state.legal_cards())]
-        frame = json.dumps({"action": "play", "card": card, "seq": session.seq})
-        await sockets[state.to_act].send_to(text_data=frame)
-        received[state.to_act] += await frames_until(sockets[state.to_act], session.seq + 1)
-        moves += 1
-    for seat, socket in enumerate(sockets):
-        received[seat] += await drain(socket)
-        await socket.disconnect()
+    session, received, hidden_at, moves = await session_over_sockets(
+        session.pk, sockets, lambda state, moves: state.legal_cards()[moves % len(state.legal_cards())], hidden_from
+    )
     assert session.status == GameSession.Status.FINISHED
     assert moves == 9 * await database_sync_to_async(session.deals.count)()
     for seat, frames in received.items():

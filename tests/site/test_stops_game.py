@@ -4,7 +4,6 @@ and ``replay`` round trip, the leaderboard, ratings and the arena at every compu
 
 from __future__ import annotations
 
-import json
 import random
 import re
 
@@ -21,7 +20,7 @@ from games.engine.game import EVERYONE, IllegalPlay
 from games.engine.records import replay
 from games.models import GameSession, Seat, Standing
 from games.records import deal_state
-from tests.live_helpers import DATA_CARD, connect, drain, frame_seq, frames_until, table_now
+from tests.live_helpers import DATA_CARD, connect, frame_seq, session_over_sockets
 from tests.site_helpers import history_pages, open_from_the_lobby
 from tests.stops_game import BOODLE, DECK, STOPS
 
@@ -66,23 +65,10 @@ def test_the_turn_goes_to_whoever_holds_the_next_card():
 async def test_a_game_without_tricks_plays_a_whole_session_everywhere(players):
     session = await database_sync_to_async(_open_from_the_lobby)(players)
     sockets = [await connect(session.pk, user) for user in players]
-    hidden_at, received, moves = {}, {seat: [] for seat in range(3)}, 0
     rng = random.Random(4)
-    while True:
-        session, state = await table_now(session.pk)
-        hidden_at[session.seq] = {seat: hidden(state, seat) for seat in range(3)}
-        for seat, socket in enumerate(sockets):
-            received[seat] += await frames_until(socket, session.seq)
-        if session.status != GameSession.Status.PLAYING:
-            break
-        card = rng.choice(state.legal_actions())
-        frame = json.dumps({"action": "play", "card": card, "seq": session.seq})
-        await sockets[state.to_act].send_to(text_data=frame)
-        received[state.to_act] += await frames_until(sockets[state.to_act], session.seq + 1)
-        moves += 1
-    for seat, socket in enumerate(sockets):
-        received[seat] += await drain(socket)
-        await socket.disconnect()
+    session, received, hidden_at, moves = await session_over_sockets(
+        session.pk, sockets, lambda state, moves: rng.choice(state.legal_actions()), hidden
+    )
     assert session.status == GameSession.Status.FINISHED
     assert moves >= 2 * 3  # two deals, each at least three cards
     shown = set()
