@@ -134,7 +134,9 @@ class Player:
 
 def play_together(players: list[Player], check=None, minutes: float = 5) -> None:
     """Everyone plays whatever is allowed on their turn until every page shows the result;
-    ``check`` runs after each round of turns. A table that stalls fails the test, saying where."""
+    ``check`` runs before each turn is played (so it sees what the mover saw: an upcard the mover
+    then orders up is on show at that moment, whatever the computers' pace) and after each round
+    of turns. A table that stalls fails the test, saying where."""
     deadline = time.monotonic() + minutes * 60
     while not all(someone.page.locator(".result").count() for someone in players):
         if time.monotonic() > deadline:
@@ -142,6 +144,8 @@ def play_together(players: list[Player], check=None, minutes: float = 5) -> None
             raise AssertionError(f"the session did not end within {minutes} minutes:\n{pages}")
         for someone in players:
             if someone.page.locator("#table[data-my-turn]").count() and someone.playable().count():
+                if check is not None:
+                    check()
                 someone.play_a_card()
         players[0].page.wait_for_timeout(50)
         if check is not None:
