@@ -34,7 +34,7 @@ def seat_player(game: str, kind: str, rng: random.Random | None = None) -> SeatP
         return own
     from .generic import generic_player
 
-    return generic_player(kind, rng)
+    return generic_player(kind, rng, game)
 
 
 def decide(kind: str, view: View, rng: random.Random | None = None) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 
 from games.engine import get_game
-from games.engine.game import State, View
+from games.engine.game import Game, State, View
 
 MOVES_PER_PLAYOUT = 2000  # a play-out longer than this is a game that never ends: stop looking
 
@@ -27,13 +27,30 @@ class GenericRandom:
         return self.rng.choice(legal(view))
 
 
-class GenericSampler:
-    """Tries every legal action in ``worlds`` sampled worlds, ``playouts`` random play-outs each."""
+class GenericThumb:
+    """Follows the game's rule of thumb, on a world sampled from the view (the rule reads only the
+    seat's own hand and what is public, the same in every world the seat cannot tell apart)."""
 
-    def __init__(self, rng: random.Random, *, worlds: int, playouts: int = 1):
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def choose(self, view: View) -> str:
+        actions = legal(view)
+        if len(actions) == 1:
+            return actions[0]
+        game = get_game(view.game)
+        return game.rule_of_thumb(game.resample(view, self.rng))
+
+
+class GenericSampler:
+    """Tries every legal action in ``worlds`` sampled worlds, ``playouts`` play-outs each: random,
+    or with every seat following the game's rule of thumb (``thumb``)."""
+
+    def __init__(self, rng: random.Random, *, worlds: int, playouts: int = 1, thumb: bool = False):
         self.rng = rng
         self.worlds = worlds
         self.playouts = playouts
+        self.thumb = thumb
 
     def choose(self, view: View) -> str:
         actions = legal(view)
@@ -47,15 +64,18 @@ class GenericSampler:
             for action in actions:
                 after = world.apply(action, seat=seat)
                 for _ in range(self.playouts):
-                    totals[action] += self._play_out(after, seat)
+                    totals[action] += self._play_out(after, seat, game)
         best = max(totals.values())
         return self.rng.choice([action for action in actions if totals[action] == best])
 
-    def _play_out(self, state: State, seat: int) -> float:
+    def _play_out(self, state: State, seat: int, game: Game) -> float:
         for _ in range(MOVES_PER_PLAYOUT):
             if state.is_over:
                 return state.outcome().values[seat]
-            state = state.apply(self.rng.choice(state.legal_actions()))
+            if self.thumb:
+                state = state.apply(game.rule_of_thumb(state))
+            else:
+                state = state.apply(self.rng.choice(state.legal_actions()))
         return 0.0
 
 
@@ -68,9 +88,14 @@ def legal(view: View) -> list[str]:
     return [choice.action for choice in view.choices]
 
 
-def generic_player(kind: str, rng: random.Random) -> GenericRandom | GenericSampler:
+def generic_player(kind: str, rng: random.Random, game: str) -> GenericRandom | GenericThumb | GenericSampler:
     if kind == "easy":
         return GenericRandom(rng)
+    if get_game(game).has_rule_of_thumb:
+        return GenericThumb(rng) if kind == "medium" else GenericSampler(rng, worlds=THUMB_WORLDS, thumb=True)
     if kind == "medium":
         return GenericSampler(rng, worlds=8)
     return GenericSampler(rng, worlds=24, playouts=2)
+
+
+THUMB_WORLDS = 12  # worlds per action for the strong player that plays out by the rule of thumb

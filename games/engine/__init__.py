@@ -6,9 +6,14 @@ from .femkort import FEMKORT, FemkortMatch, FemkortOptions
 from .game import IllegalPlay, InvalidDeal, Match
 from .letzter_stich import LETZTER_STICH, LetzterStichMatch, LetzterStichOptions, settle_tokens
 from .nap import NAP, NapMatch, NapOptions
+from .pitch import PITCH
+from .seven_up import SEVEN_UP
+from .smudge import SMUDGE_GAME
 from .tricks.deal import DealState, Trick, TrickGame
 
-GAMES: dict[str, TrickGame] = {game.name: game for game in (FEMKORT, LETZTER_STICH, NAP, EUCHRE)}
+GAMES: dict[str, TrickGame] = {
+    game.name: game for game in (FEMKORT, LETZTER_STICH, NAP, EUCHRE, SEVEN_UP, PITCH, SMUDGE_GAME)
+}
 
 
 def get_game(name: str) -> TrickGame:

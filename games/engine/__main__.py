@@ -28,6 +28,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--leader", type=int, help="who leads the first trick (games that start with a lead)")
     p.add_argument("--dealer", type=int, help="who dealt (games that start with bids: every action counts)")
     p.add_argument("--upcard", help="the card turned up by the deal (Euchre)")
+    p.add_argument("--stock", help="the undealt cards, top first, where the deal draws from them (Seven Up)")
+    p.add_argument("--scores", help="each side's score before the deal, e.g. 0,6 (games whose rules read it)")
     p.add_argument("--options", default="{}", help="the table options as JSON, e.g. '{\"wellington_blucher\": true}'")
     p.add_argument("--depth", type=int, required=True)
     p.add_argument("--hands", required=True, help='cards from seat 0, e.g. "AS,KS,QS,JS,TS/2H,3H,4H,5H,6H/..."')
@@ -77,10 +79,17 @@ def _perft_actions(args: argparse.Namespace) -> int:
         raw = json.loads(args.options)
         if not isinstance(raw, dict):
             raise InvalidDeal("--options must be a JSON object")
-        options = game.parse_options(raw)
         hands = [[card for card in hand.split(",") if card.strip()] for hand in args.hands.split("/")]
-        upcard = {"upcard": args.upcard} if args.upcard else {}
-        state = game.start_hands(dealt=hands, dealer=args.dealer, options=options, **upcard)
+        setup = {"dealer": args.dealer, "hands": hands, "options": raw}
+        if args.upcard:
+            setup["upcard"] = args.upcard
+        if args.stock:
+            setup["stock"] = [card.strip() for card in args.stock.split(",") if card.strip()]
+        if args.scores:
+            if not all(score.strip().lstrip("-").isdigit() for score in args.scores.split(",")):
+                raise InvalidDeal("--scores must be whole numbers, one per side, e.g. 0,6")
+            setup["scores"] = [int(score) for score in args.scores.split(",")]
+        state = game.start(setup)
     except json.JSONDecodeError as error:
         print(f"perft: --options is not JSON: {error}", file=sys.stderr)
         return 2

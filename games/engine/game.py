@@ -392,3 +392,17 @@ class Game:
     def computer(self, level: str, rng: random.Random) -> Any:
         """The game's own computer player at ``level``, or None for the generic players."""
         return None
+
+    # A game may give the generic players a rule of thumb: the medium player follows it, and the
+    # strong player's play-outs have every seat follow it instead of playing at random.
+    has_rule_of_thumb: ClassVar[bool] = False
+
+    def rule_of_thumb(self, state: State) -> str:
+        """A sound action for the seat to act in ``state``, reading only that seat's own hand and
+        what is public (so it may run on a sampled world)."""
+        raise NotImplementedError
+
+    def table_problem(self, players: int, options: Any) -> str | None:
+        """Why a table of ``players`` seats with ``options`` cannot be played (an English message id,
+        "Partnerships need exactly four players."), or None."""
+        return None

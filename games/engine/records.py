@@ -99,6 +99,7 @@ def public_record(view: SeatView) -> dict[str, Any]:
         "options": view.options,
         "dealer": view.dealer,
         "hands": [list(hand) for hand in view.dealt],
+        **({"stock": list(view.stock)} if view.stock else {}),
         **_actions_of(view),
     }
 

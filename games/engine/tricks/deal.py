@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..cards import BIT, CARDS, INDEX, SUITS, Card, NotationError, from_mask, parse_card, parse_suit
-from ..game import EVERYONE, Count, Game, IllegalPlay, InvalidDeal, Match, Outcome, SeatName, Text, View, Viewer
+from ..game import EVERYONE, Area, Count, Game, IllegalPlay, InvalidDeal, Match, Outcome, SeatName, Text, View, Viewer
 from ..options import Option, gettext_noop
 
 if TYPE_CHECKING:
@@ -65,6 +65,8 @@ class DealState:
     contract: Any = None
     thrown_in: bool = False  # every seat passed: the deal ends unplayed, the next dealer deals
     upcard: Card | None = None  # a card the deal turns face up beside the hands (Euchre)
+    stock: tuple[Card, ...] = ()  # the undealt cards in order, top first, where the deal draws from them
+    standing: tuple[int, ...] = ()  # each side's score before the deal, where the deal's rules read it
 
     @property
     def rules(self) -> TrickGame:
@@ -177,7 +179,7 @@ class DealState:
         if not self.is_over:
             raise ValueError("a deal has an outcome only once it is over")
         rules = self.rules
-        winners = () if self.redealt or self.thrown_in or self.winner is None else (self.winner,)
+        winners = () if self.redealt or self.thrown_in else rules.deal_winners(self)
         return Outcome(
             values=tuple(rules.bot_value(self, seat) for seat in range(self.players)),
             winners=winners,
@@ -250,6 +252,10 @@ class TrickGame(Game):
         """How well a finished deal went for ``seat`` on its own terms (the arena's measure): 1 for a
         deal won (or a last trick avoided), 0 otherwise."""
         return float((state.winner == seat) == self.wants_last_trick)
+
+    def deal_winners(self, state: DealState) -> tuple[int, ...]:
+        """The seats that won a finished, played deal: by default whoever took the last trick."""
+        return () if state.winner is None else (state.winner,)
 
     # -- hooks for the computer players of games that count tricks against a contract --
     # Such a game sets ``bots_count_tricks`` and is played by ``games/bots/counting.py`` through the
@@ -351,6 +357,16 @@ class TrickGame(Game):
         """Whether a card ``seat`` discarded face down may be shown once the deal is over (replays,
         exports): by default never, since nobody but the discarder saw it."""
         return False
+
+    def stock_shown(self, state: DealState) -> tuple[Card, ...]:
+        """The stock as a finished deal's record gives it: what was drawn in its order, and the
+        cards nobody saw in the deck's order (they decide nothing, and nobody saw their order)."""
+        return state.stock
+
+    def table_areas(self, state: DealState, seen: SeatView) -> tuple[Area, ...]:
+        """Public places of the game's own beside the trick (a turn-up, the stock's count, cards
+        set aside), as ``seen``'s viewer may see them."""
+        return ()
 
     def face_up(self, state: DealState) -> tuple[tuple[int, Card], ...]:
         """Cards the rules turn face up while still in a hand, as (seat, card): everyone may see them."""
@@ -462,7 +478,8 @@ class TrickGame(Game):
             "hands": [list(hand) for hand in state.dealt],
             "options": state.options.as_record(state.trump),
         }
-        return setup | ({"upcard": state.upcard} if state.upcard else {})
+        setup |= {"upcard": state.upcard} if state.upcard else {}
+        return setup | ({"stock": list(state.stock)} if state.stock else {})
 
     def start(self, setup: Mapping[str, Any]) -> DealState:
         """The deal from its setup (the head of a deal record), checked: ``InvalidDeal`` if not well-formed."""

@@ -42,6 +42,8 @@ class SeatView:
     calls: tuple[str, ...] = ()
     contract: Any = None
     upcard: Card | None = None
+    stock: tuple[Card, ...] = ()  # the undealt cards in order: only in a view for everyone
+    standing: tuple[int, ...] = ()  # each side's score before the deal, where the deal's rules read it (public)
 
     @property
     def rules(self) -> TrickGame:
@@ -92,7 +94,9 @@ def view_for(state: DealState, seat: Viewer, scores: tuple[int, ...] = ()) -> Se
         )
         # A seat that sat the deal out (a lone player's partner) never showed its hand: nobody sees it.
         dealt = tuple(hand if seat in state.seats else () for seat, hand in enumerate(state.dealt))
-        return replace(view_for(state, None, scores), seat=None, dealt=dealt, calls=calls)
+        return replace(
+            view_for(state, None, scores), seat=None, dealt=dealt, calls=calls, stock=state.rules.stock_shown(state)
+        )
     mine = seat is not None and 0 <= seat < state.players and bool(state.dealt[seat])  # sitting out: still yours
     return SeatView(
         game=state.game,
@@ -120,6 +124,7 @@ def view_for(state: DealState, seat: Viewer, scores: tuple[int, ...] = ()) -> Se
         ),
         contract=state.contract,
         upcard=state.upcard,
+        standing=state.standing,
     )
 
 

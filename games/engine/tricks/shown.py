@@ -117,7 +117,7 @@ def _areas(state: DealState, seen: SeatView) -> tuple[Area, ...]:
     """The upcard beside the header while it lies face up; in the middle the trick being played,
     or the one just taken until the next card is led (so everyone sees who took it), or once
     the deal is over its last trick."""
-    areas = []
+    areas = list(state.rules.table_areas(state, seen))
     if seen.upcard is not None and state.rules.upcard_on_show(seen):
         areas.append(
             Area("row", "upcard", Text(gettext_noop("Upcard:")), cards=(Shown(seen.upcard),), beside=True),

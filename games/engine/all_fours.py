@@ -1,0 +1,495 @@
+"""The All Fours family (RULES.md §6): what Seven Up, Pitch and Smudge share.
+
+A deal scores up to four points, one per *category* won in the tricks: high (the highest
+trump played), low (the lowest), jack (the jack of trumps) and game (the most card points
+taken). A plain suit led may be followed *or trumped*; only a seat void in it plays a third
+suit. The first side to 7 wins, counting in the order the game gives. Each game of the family
+is one module on this one; its computer players are the generic ones, playing out with the
+rule of thumb here (``rule_of_thumb``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from .cards import BIT, INDEX, RANKS, SUIT_MASK, SUITS, Card, deck, from_mask, parse_card
+from .game import CardName, Count, IllegalPlay, InvalidDeal, SeatName, SuitName, Text, View
+from .options import gettext_noop, ngettext_noop
+from .tricks.auction import AuctionGame
+from .tricks.deal import DealState, playing_order
+from .tricks.seat_view import HIDDEN_DISCARD, SeatView
+
+TARGET = 7  # points to win a session
+CARD_POINTS = {"T": 10, "A": 4, "K": 3, "Q": 2, "J": 1}  # what "game" counts
+CATEGORIES = ("high", "low", "jack", "game")
+CATEGORY_NAMES = {
+    "high": gettext_noop("high"),
+    "low": gettext_noop("low"),
+    "jack": gettext_noop("jack"),
+    "game": gettext_noop("game"),
+}
+POINTS = ngettext_noop("%(count)d point", "%(count)d points")
+
+
+def card_points(card: Card) -> int:
+    return CARD_POINTS.get(card[0], 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Categories:
+    """Who won each category of a played deal, by side (None: nobody), and what decided it."""
+
+    high: int | None
+    low: int | None
+    jack: int | None
+    game: int | None
+    game_points: tuple[int, ...]
+    tricks_won: tuple[int, ...]
+    high_card: Card | None = None
+    low_card: Card | None = None
+
+    def winner_of(self, category: str) -> int | None:
+        return getattr(self, category)
+
+
+class AllFours(AuctionGame):
+    """The family's deck, following rule, categories and words; a game adds its auction and scoring."""
+
+    packets = (3, 3)
+    counts_tricks = True
+    bots_count_tricks = True  # a deal is worth points, not one trick
+    low_to_holder: ClassVar[bool]  # Seven Up: low scores for whoever played it; Pitch: for its trick's winner
+
+    def deck(self, players: int) -> tuple[Card, ...]:
+        if players not in self.seat_counts:
+            raise InvalidDeal(f"{self.name} is for {self.min_players} to {self.max_players} players, not {players}")
+        return deck()
+
+    def computer(self, level: str, rng: random.Random) -> Any:
+        """The generic players, which play out with this family's rule of thumb."""
+        return None
+
+    def side_of(self, state: DealState | SeatView, seat: int) -> int:
+        options = self.parse_options(state.options) if isinstance(state, SeatView) else state.options
+        return next(i for i, side in enumerate(self.sides(state.players, options)) if seat in side)
+
+    # -- following -------------------------------------------------------------------
+
+    def legal_mask(self, state: DealState) -> int:
+        seat = state.to_act
+        if seat is None or state.trick is None:
+            return 0
+        hand = state.hands[seat]
+        if not state.trick.cards:
+            return hand
+        led = SUITS.index(state.trick.cards[0][1])
+        in_suit = hand & SUIT_MASK[led]
+        if not in_suit:
+            return hand
+        if state.trump is None or state.trump == SUITS[led]:
+            return in_suit
+        return in_suit | (hand & SUIT_MASK[SUITS.index(state.trump)])
+
+    def shows_void(self, card: Card, led: str, trump: str | None) -> bool:
+        """A trump played to a plain suit shows nothing: one may trump while holding the led suit."""
+        return card[1] != trump
+
+    def _broken_rule(self, state: DealState, seat: int, card: Card, legal: list[Card]) -> IllegalPlay:
+        led = state.trick.cards[0][1]
+        allowed = ", ".join(legal)
+        if led == state.trump:
+            message = f"a trump was led: play one of {allowed}"
+            text = Text(gettext_noop("A trump was led: play a trump (%(legal)s)."), (("legal", _cards(legal)),))
+        else:
+            message = f"follow {led} or trump: one of {allowed}"
+            text = Text(
+                gettext_noop("Follow %(suit)s or play a trump: %(legal)s."),
+                (("suit", SuitName(led)), ("legal", _cards(legal))),
+            )
+        return IllegalPlay("must_follow", message, seat=seat, card=card, legal=legal, suit=led, text=text)
+
+    # -- categories ------------------------------------------------------------------
+
+    def categories(self, state: DealState) -> Categories:
+        sides = self.sides(state.players, state.options)
+        side = {seat: i for i, members in enumerate(sides) for seat in members}
+        trump = state.trump
+        game_points = [0] * len(sides)
+        tricks_won = [0] * len(sides)
+        high = low = jack = None
+        high_card = low_card = None
+        for trick in state.tricks:
+            taker = side[trick.winner]
+            tricks_won[taker] += 1
+            for seat, card in zip(playing_order(state.seats, trick.leader), trick.cards, strict=True):
+                game_points[taker] += card_points(card)
+                if card[1] != trump:
+                    continue
+                rank = RANKS.index(card[0])
+                if high_card is None or rank > RANKS.index(high_card[0]):
+                    high, high_card = side[seat], card
+                if low_card is None or rank < RANKS.index(low_card[0]):
+                    low, low_card = (side[seat] if self.low_to_holder else taker), card
+                if card[0] == "J":
+                    jack = taker
+        best = max(game_points)
+        game = game_points.index(best) if game_points.count(best) == 1 else None
+        return Categories(high, low, jack, game, tuple(game_points), tuple(tricks_won), high_card, low_card)
+
+    def category_result(self, state: DealState) -> dict[str, Any]:
+        found = self.categories(state)
+        return {
+            "tricks_won": list(found.tricks_won),
+            **{category: found.winner_of(category) for category in CATEGORIES},
+            "game_points": list(found.game_points),
+        }
+
+    # -- the session's scores before the deal ----------------------------------------
+
+    def start(self, setup: Mapping[str, Any]) -> DealState:
+        """The deal from its setup, with each side's score before it (``scores``, default 0 each)."""
+        state = super().start(setup)
+        state = self.with_stock(replace(state, trick=None, trump=None), setup.get("stock"))
+        sides = len(self.sides(state.players, state.options))
+        scores = setup.get("scores", [0] * sides)
+        if (
+            not isinstance(scores, list)
+            or len(scores) != sides
+            or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores)
+        ):
+            raise InvalidDeal(f"scores must list a whole number for each of the {sides} sides")
+        if any(score >= TARGET for score in scores) or any(score < self.lowest_score for score in scores):
+            raise InvalidDeal(f"every score before a deal is below {TARGET} (and at least {self.lowest_score})")
+        return replace(state, standing=tuple(scores))
+
+    lowest_score: ClassVar[int] = -1000  # Pitch goes into the hole; Seven Up never below 0
+    uses_stock: ClassVar[bool] = False  # the deal draws from the undealt cards (Seven Up's runs)
+
+    def with_stock(self, state: DealState, stock: Any) -> DealState:
+        """The deal with its stock: every undealt card, top first, where the game draws from it."""
+        if not self.uses_stock:
+            if stock is not None:
+                raise InvalidDeal(f"{self.name} deals no stock")
+            return state
+        dealt = {card for hand in state.dealt for card in hand}
+        undealt = 52 - len(dealt)
+        if not isinstance(stock, list) or len(stock) != undealt:
+            raise InvalidDeal(f"stock must list the {undealt} undealt cards, top first")
+        cards = tuple(parse_card(card) for card in stock)
+        if len(set(cards)) != len(cards) or dealt & set(cards):
+            raise InvalidDeal("every card is dealt or in the stock, once")
+        return replace(state, stock=cards)
+
+    def deal_match(self, match: AllFoursMatch, rng: random.Random) -> DealState:
+        """Shuffle, deal two packets of three from the dealer's left, and keep the rest as the stock."""
+        cards = list(deck())
+        rng.shuffle(cards)
+        dealt: list[list[Card]] = [[] for _ in range(match.players)]
+        for packet in self.packets:
+            for step in range(1, match.players + 1):
+                seat = (match.dealer + step) % match.players
+                dealt[seat].extend(cards[:packet])
+                del cards[:packet]
+        setup = {"dealer": match.dealer, "hands": dealt, "options": match.options.as_record()}
+        return self.start(setup | ({"stock": cards} if self.uses_stock else {}) | self.record_context(match))
+
+    def dealer_after_throw_in(self, match: AllFoursMatch) -> int:
+        """Who deals after a deal thrown in: the next player (Seven Up: the same dealer again)."""
+        return (match.dealer + 1) % match.players
+
+    def table_problem(self, players: int, options: Any) -> str | None:
+        try:
+            self.sides(players, options)
+        except InvalidDeal:
+            return gettext_noop("Partnerships need exactly four players.")
+        return None
+
+    def record_context(self, match: AllFoursMatch) -> dict[str, Any]:
+        return {"scores": list(match.points)}
+
+    # -- the session -------------------------------------------------------------------
+
+    def deal_points(self, state: DealState) -> tuple[tuple[int, ...], int | None]:
+        """The finished deal's points per side and the side that reached 7 first (or None)."""
+        raise NotImplementedError
+
+    def new_match(self, *, players: int, options: Any, rng: random.Random) -> AllFoursMatch:
+        self.deck(players)
+        sides = len(self.sides(players, options))
+        return AllFoursMatch(
+            game=self.name, options=options, players=players, dealer=rng.randrange(players), points=(0,) * sides
+        )
+
+    def match_from_record(self, record: Mapping[str, Any], *, players: int, options: Any) -> AllFoursMatch:
+        self.deck(players)
+        return AllFoursMatch(
+            game=self.name,
+            options=options,
+            players=players,
+            dealer=record["dealer"],
+            points=tuple(record["points"]),
+            winner=record.get("winner"),
+        )
+
+    def setup(self, match: AllFoursMatch, rng: random.Random) -> dict[str, Any]:
+        return self.setup_of(match.deal(rng)) | self.record_context(match)
+
+    def seat_scores(self, match: AllFoursMatch, seat: int, deal: DealState | None = None) -> tuple[Count, ...]:
+        return (Count(match.points[self._side(match, seat)], *POINTS),)
+
+    def ranking(self, match: AllFoursMatch) -> tuple[float, ...]:
+        """The winner first, then the others by score (partners share their side's place)."""
+        return tuple(
+            float(match.points[self._side(match, seat)]) + (1000.0 if seat in match.winners else 0.0)
+            for seat in range(match.players)
+        )
+
+    def _side(self, match: AllFoursMatch, seat: int) -> int:
+        return next(i for i, side in enumerate(self.sides(match.players, match.options)) if seat in side)
+
+    def side_name(self, state: DealState | SeatView | AllFoursMatch, side: int | None) -> Text:
+        """A side as a sentence's parameter: a seat's name, or "Anna and Cleo"."""
+        if side is None:
+            return Text(gettext_noop("nobody"))
+        options = self.parse_options(state.options) if isinstance(state, SeatView) else state.options
+        members = self.sides(state.players, options)[side]
+        if len(members) == 1:
+            return Text("%(name)s", (("name", SeatName(members[0])),))
+        return Text(
+            gettext_noop("%(name)s and %(partner)s"),
+            (("name", SeatName(members[0])), ("partner", SeatName(members[1]))),
+        )
+
+    def categories_said(self, state: DealState) -> Text:
+        """Who won high, low, jack and game, with each side's card points."""
+        found = self.categories(state)
+        points = _listing(
+            [
+                Text(
+                    gettext_noop("%(side)s %(points)d"),
+                    (("side", self.side_name(state, side)), ("points", found.game_points[side])),
+                )
+                for side in range(len(found.game_points))
+            ]
+        )
+        return Text(
+            gettext_noop("High: %(high)s. Low: %(low)s. Jack: %(jack)s. Game: %(game)s (card points: %(points)s)."),
+            (
+                ("high", self.side_name(state, found.high)),
+                ("low", self.side_name(state, found.low)),
+                ("jack", self.side_name(state, found.jack)),
+                ("game", self.side_name(state, found.game)),
+                ("points", points),
+            ),
+        )
+
+    # -- computer players ------------------------------------------------------------
+
+    has_rule_of_thumb = True
+
+    def bot_value(self, state: DealState, seat: int) -> float:
+        """This deal's points for the seat's side less the best other side's, and a win is worth more."""
+        points, winner = self.deal_points(state)
+        mine = self.side_of(state, seat)
+        others = max((p for side, p in enumerate(points) if side != mine), default=0)
+        won = 0.0 if winner is None else (5.0 if winner == mine else -5.0)
+        return float(points[mine] - others) + won
+
+    def deal_winners(self, state: DealState) -> tuple[int, ...]:
+        """The side that reached 7 in this deal, else the side that scored most in it (none on a tie):
+        the last trick decides nothing here."""
+        points, winner = self.deal_points(state)
+        if winner is None:
+            best = max(points)
+            leaders = [side for side, got in enumerate(points) if got == best]
+            if len(leaders) > 1:
+                return ()
+            winner = leaders[0]
+        return tuple(seat for seat in range(state.players) if self.side_of(state, seat) == winner)
+
+    def deal_score(self, state: DealState, seat: int) -> float:
+        """The arena's rate: this deal's points for the seat's side."""
+        if state.thrown_in:
+            return 0.0
+        return float(self.deal_points(state)[0][self.side_of(state, seat)])
+
+    def rule_of_thumb(self, state: DealState) -> str:
+        """A sound action for the seat to act, reading only its own hand and what is public."""
+        if state.trick is None:
+            return self.bot_call_state(state)
+        return thumb_card(self, state)
+
+    def bot_call_state(self, state: DealState) -> str:
+        """The auction's rule of thumb (stand, beg, bid, discard), from the seat's own hand."""
+        raise NotImplementedError
+
+    def resample(self, view: View, rng: random.Random) -> DealState:
+        """The deal with what the viewer cannot see dealt anew: the other hands, their discards and
+        the stock's unturned cards."""
+        seen: SeatView = view.detail
+        state = self.rebuild(seen, rng)
+        return state
+
+    def rebuild(self, seen: SeatView, rng: random.Random) -> DealState:
+        played = [card for trick in (*seen.tricks, *([seen.trick] if seen.trick else [])) for card in trick.cards]
+        public = set(played) | set(self.public_cards(seen))
+        mine = [call[8:] for call in seen.calls if call.startswith("discard:") and call != HIDDEN_DISCARD]
+        pool = [card for card in deck() if card not in public and card not in seen.hand and card not in mine]
+        rng.shuffle(pool)
+        hands = []
+        for seat in range(seen.players):
+            if seat == seen.seat:
+                hands.append(list(seen.hand))
+                continue
+            hands.append(pool[: seen.hand_sizes[seat]])
+            del pool[: seen.hand_sizes[seat]]
+        hidden_discards = sum(call == HIDDEN_DISCARD for call in seen.calls)
+        discarded = pool[:hidden_discards]
+        del pool[:hidden_discards]
+        held = [[*seen.played[seat], *hands[seat]] for seat in range(seen.players)]
+        stock = self.stock_for(seen, held, [*mine, *discarded], pool)
+        dealt = tuple(tuple([*seen.played[seat], *hands[seat]][:6]) for seat in range(seen.players))
+        calls = tuple(call if call != HIDDEN_DISCARD else "discard:?" for call in seen.calls)
+        return DealState(
+            game=seen.game,
+            options=self.parse_options(seen.options),
+            dealer=seen.dealer,
+            dealt=dealt,
+            trump=seen.trump,
+            hands=tuple(sum(BIT[card] for card in hand) for hand in hands),
+            tricks=seen.tricks,
+            trick=seen.trick,
+            seats=seen.seats,
+            calls=calls,
+            contract=seen.contract,
+            stock=stock,
+            standing=seen.standing,
+        )
+
+    def public_cards(self, seen: SeatView) -> tuple[Card, ...]:
+        """Cards out of every hand that everyone has seen (turned up, set aside)."""
+        return ()
+
+    def stock_for(
+        self, seen: SeatView, held: list[list[Card]], discarded: list[Card], unseen: list[Card]
+    ) -> tuple[Card, ...]:
+        """The stock in a resampled world: ``held`` is each seat's cards (played, then in hand),
+        ``discarded`` the cards discarded, ``unseen`` the cards in no hand (shuffled)."""
+        return ()
+
+
+def thumb_card(game: AllFours, state: DealState) -> Card:
+    """Play for the categories: lead a high trump to draw the others' while holding the top one,
+    else a side ace; take a trick worth points cheaply; keep the jack and ten of trumps safe; throw
+    the lowest card that gives nothing away."""
+    seat = state.to_act
+    legal = from_mask(game.legal_mask(state))
+    if len(legal) == 1:
+        return legal[0]
+    trump = state.trump
+    trick = state.trick
+
+    def strength(card: Card) -> int:
+        return INDEX[card] % 13 + (100 if card[1] == trump else 0)
+
+    if not trick.cards:
+        trumps = [card for card in legal if card[1] == trump]
+        if trump is None:  # the pitch: lead the suit held longest and strongest, from the top
+            suit = max("SHDC", key=lambda s: sum(1 + RANKS.index(c[0]) / 13 for c in legal if c[1] == s))
+            return max((c for c in legal if c[1] == suit), key=strength)
+        played = {c for t in state.tricks for c in t.cards}
+        higher_out = [r for r in RANKS if RANKS.index(r) > max((RANKS.index(c[0]) for c in trumps), default=-1)]
+        top = trumps and all(r + trump in played for r in higher_out)
+        if top:
+            return max(trumps, key=strength)
+        aces = [card for card in legal if card[0] == "A" and card[1] != trump]
+        if aces:
+            return aces[0]
+        plain = [card for card in legal if card[1] != trump and card[0] not in "TJ"] or legal
+        return min(plain, key=strength)
+    led = trick.cards[0][1]
+    partners = set(game.sides(state.players, state.options)[game.side_of(state, seat)])
+    order = playing_order(state.seats, trick.leader)
+    best = max(range(len(trick.cards)), key=lambda i: game.card_power(trick.cards[i], led, trump))
+    best_power = game.card_power(trick.cards[best], led, trump)
+    partner_winning = order[best] in partners
+    last = len(trick.cards) == len(state.seats) - 1
+    worth = sum(card_points(c) for c in trick.cards)
+    winners = [card for card in legal if game.card_power(card, led, trump) > best_power]
+    if partner_winning and (last or best_power >= 200 + RANKS.index("K")):
+        # give my partner the points: a ten (or the jack of trumps) if it is safe
+        gifts = [c for c in legal if c[0] == "T" and c[1] != trump] or legal
+        return max(gifts, key=lambda c: (card_points(c), -strength(c)))
+    if winners and (worth >= 4 or last or any(c[0] in "TJ" for c in trick.cards)):
+        return min(winners, key=strength)
+    if winners and any(c[0] in "TA" and c[1] == led for c in legal):
+        return min(winners, key=strength)
+    cheap = [c for c in legal if c[1] != trump and c[0] not in "TA"] or [c for c in legal if c[0] not in "TJ"] or legal
+    return min(cheap, key=lambda c: (card_points(c), strength(c)))
+
+
+def _cards(cards: Sequence[Card]) -> Text:
+    return _listing([Text("%(card)s", (("card", CardName(card)),)) for card in cards])
+
+
+def _listing(texts: Sequence[Text]) -> Text:
+    """Sentences one after another, with commas."""
+    if not texts:
+        return Text("")
+    said = texts[-1]
+    for text in reversed(texts[:-1]):
+        said = Text("%(first)s, %(rest)s", (("first", text), ("rest", said)))
+    return said
+
+
+@dataclass(frozen=True, slots=True)
+class AllFoursMatch:
+    """Each side's points; the first side to 7, counting in the game's order, wins the session."""
+
+    game: str
+    options: Any
+    players: int
+    dealer: int
+    points: tuple[int, ...]
+    winner: int | None = None  # the side that reached 7 first
+
+    @property
+    def rules(self) -> AllFours:
+        from . import GAMES
+
+        return GAMES[self.game]
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        if self.winner is None:
+            return ()
+        return self.rules.sides(self.players, self.options)[self.winner]
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self.points[self.rules._side(self, seat)] for seat in range(self.players))
+
+    def to_record(self) -> dict[str, Any]:
+        return {"dealer": self.dealer, "points": list(self.points), "winner": self.winner}
+
+    def deal(self, rng: random.Random) -> DealState:
+        return self.rules.deal_match(self, rng)
+
+    def settle(self, deal: DealState) -> AllFoursMatch:
+        if self.finished:
+            raise InvalidDeal("the match is already over")
+        if deal.dealer != self.dealer:
+            raise InvalidDeal("only this match's next deal can be settled")
+        rules = self.rules
+        if deal.thrown_in:
+            return replace(self, dealer=rules.dealer_after_throw_in(self))
+        gained, winner = rules.deal_points(deal)
+        points = tuple(have + got for have, got in zip(self.points, gained, strict=True))
+        return replace(self, points=points, winner=winner, dealer=(self.dealer + 1) % self.players)
