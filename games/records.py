@@ -50,6 +50,12 @@ def match_of(session: GameSession, seats: Sequence[Seat]) -> Match:
     return game.match_from_record(session.match, players=len(seats), options=game.parse_options(session.options))
 
 
+def sides_of(session: GameSession, players: int) -> tuple[tuple[int, ...], ...]:
+    """The seats that win and lose together at this table (partnerships may be a table option)."""
+    game = get_game(session.game)
+    return game.sides(players, game.parse_options(session.options))
+
+
 def store_match(session: GameSession, match: Match) -> None:
     """Write the match into ``session`` (the caller saves it)."""
     session.match = match.to_record()

@@ -23,7 +23,7 @@ from .cardnames import card_face, card_label, card_short
 from .engine import GAMES
 from .engine.game import EVERYONE, Area, Game, Match, Shown, State, View
 from .models import LEVEL_NAMES, PRESENCE_TIMEOUT, Connection, Deal, GameSession, Play, Seat
-from .records import deal_state, match_of, players_needed, seat_choices
+from .records import deal_state, match_of, players_needed, seat_choices, sides_of
 from .words import say, say_count
 
 
@@ -671,7 +671,7 @@ def session_result(session: GameSession, seats: Sequence[Seat]) -> str:
         if len(winners) < 2:
             return _("The session ended in a draw.")
         names = [seats[seat].name for seat in winners]
-        if tuple(sorted(winners)) in GAMES[session.game].sides(len(seats)):
+        if tuple(sorted(winners)) in sides_of(session, len(seats)):
             won = [seats[seat].name for seat in winners if seats[seat].won]
             if len(won) == 1:  # the partner left: the one who stayed wins
                 return _("%(name)s wins the session.") % {"name": won[0]}

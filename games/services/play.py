@@ -20,7 +20,7 @@ from games.engine import IllegalPlay, Match, get_game
 from games.engine.game import State, Text
 from games.engine.options import gettext_noop
 from games.models import Deal, GameSession, Play, Seat
-from games.records import deal_state, match_of, store_match
+from games.records import deal_state, match_of, sides_of, store_match
 from games.selectors import TableSnapshot
 
 from .errors import IllegalCard, NotSeated, StaleMove, TableError
@@ -289,9 +289,8 @@ def _settle(session: GameSession, seats: Sequence[Seat], deal: Deal, state: Stat
     if match.finished:
         session.status = GameSession.Status.FINISHED
         session.finished = timezone.now()
-        rules = get_game(session.game)
         winning = set(match.winners)
-        if len(winning) > 1 and tuple(sorted(winning)) not in rules.sides(len(seats)):
+        if len(winning) > 1 and tuple(sorted(winning)) not in sides_of(session, len(seats)):
             winning = set()  # a tie between seats playing for themselves: nobody won the session
         for seat in seats:
             # A seat played to the end by a computer for someone who left or was replaced wins for nobody.

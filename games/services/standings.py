@@ -23,7 +23,7 @@ from openskill.models import PlackettLuce
 
 from games.engine import get_game
 from games.models import Deal, GameSession, PeriodStanding, Seat, Standing
-from games.records import match_of
+from games.records import match_of, sides_of
 
 MODEL = PlackettLuce()
 
@@ -48,7 +48,7 @@ def standings_record(session: GameSession, seats: Sequence[Seat]) -> None:
     # Partnerships are rated as teams; a seat that left is taken out of its team and ranked last alone.
     partnerships = [
         part
-        for team in rules.sides(len(seats))
+        for team in sides_of(session, len(seats))
         for part in ([s for s in team if not _lost(seats[s])], *([s] for s in team if _lost(seats[s])))
         if part
     ]

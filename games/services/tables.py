@@ -50,6 +50,9 @@ def table_create(
         parsed = rules.parse_options(options or {})
     except InvalidDeal as error:
         raise TableError(str(error)) from None
+    problem = rules.table_problem(seats, parsed)
+    if problem is not None:
+        raise TableError(_(problem), code="options")
     _room_for_another(host)
     session = GameSession.objects.create(
         game=game,
@@ -153,6 +156,9 @@ def session_start(*, session_id: int, user: User, rng: secrets.SystemRandom | No
     rules = get_game(session.game)
     if len(taken) not in seat_choices(rules):  # a game of some table sizes only: empty seats cannot all close
         raise TableError(seats_said(rules), code="seat_count")
+    problem = rules.table_problem(len(taken), rules.parse_options(session.options))
+    if problem is not None:  # fewer players than the options need (partnerships with an empty seat)
+        raise TableError(_(problem), code="options")
     session.seats.filter(pk__in=[seat.pk for seat in seats if seat.is_empty]).delete()
     for position, seat in enumerate(taken):
         if seat.position != position:

@@ -1,0 +1,157 @@
+"""Seven Up, Pitch and Smudge on the site: the turn-up, the stock and the set-aside cards on the
+table, bids and trump making as buttons, partnerships, the hidden discards and stock, results by
+category, ratings and exports that replay through the engine."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from games import services
+from games.engine import get_game
+from games.engine.records import replay
+from games.history import session_export
+from games.models import Deal, GameSession, Standing
+from games.records import deal_state
+from games.selectors import table_snapshot, table_view
+from games.table_html import table_html
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def in_english():
+    with translation.override("en"):
+        yield
+
+
+def _table(host, game: str, options: dict, seats: int, people=(), computers=()) -> GameSession:
+    session = services.table_create(host=host, seats=seats, game=game, options=options)
+    for user, position in people:
+        services.seat_take(session_id=session.pk, user=user, position=position)
+    for position in computers:
+        services.computer_add(session_id=session.pk, user=host, position=position, level="easy")
+    return session
+
+
+def _page(session: GameSession, user) -> tuple[str, object]:
+    table = table_view(table_snapshot(session.pk), user)
+    return table_html(table), table
+
+
+def _current(session: GameSession):
+    return deal_state(session.deals.order_by("-number").first())
+
+
+def _hidden_from(state, seat: int) -> set[str]:
+    """What ``seat`` may not see: other hands, other seats' discards, and the stock not turned up
+    (the seat's own cards, played cards and turn-ups aside)."""
+    hidden = {card for other in range(state.players) if other != seat for card in state.hand(other)}
+    hidden |= {call[8:] for call in state.calls if call.startswith("discard:")}
+    hidden |= set(state.stock)
+    own = set(state.hand(seat)) | set(state.dealt[seat])
+    own |= {call[8:] for call, who in zip(state.calls, state.callers, strict=True) if who == seat}
+    played = {card for trick in (*state.tricks, state.trick) if trick for card in trick.cards}
+    return hidden - own - played - set(getattr(state.contract, "turned", ()))
+
+
+def _play_to_the_end(session, people: dict, rng: random.Random, look=None) -> None:
+    """Every person acts by a button or card their page offers until the session is over; each page
+    shows no card its viewer may not see, and a button for exactly each legal action."""
+    while True:
+        services.computers_play_all(session_id=session.pk, rng=rng)
+        session.refresh_from_db()
+        if session.status != GameSession.Status.PLAYING:
+            return
+        state = _current(session)
+        for seat, user in people.items():
+            html, table = _page(session, user)
+            for card in _hidden_from(state, seat):
+                assert f'data-card="{card}"' not in html
+                assert f"discard:{card}" not in html
+            if look:
+                look(state, html, table)
+        user = people[state.to_act]
+        html, table = _page(session, user)
+        legal = state.legal_actions()
+        if state.trick is None:
+            assert sorted(choice.action for choice in table.choices) == sorted(legal)
+            assert all(choice.label for choice in table.choices)
+        else:
+            assert not table.choices
+            assert {card.card for card in table.hand if card.legal} == set(legal)
+        action = rng.choice(legal)
+        services.action_take(session_id=session.pk, user=user, action=action, seen_seq=session.seq, rng=rng)
+
+
+def _exports_replay(session, rules) -> None:
+    finished = [deal_state(deal) for deal in session.deals.order_by("number")]
+    for record, state in zip(session_export(session), finished, strict=True):
+        assert replay(record)["result"] == rules.replay_outcome(None, state)["result"]
+    client = Client()
+    assert client.get(reverse("session", args=[session.pk])).status_code == 200
+    for deal in Deal.objects.filter(session=session):
+        moves = deal.plays.count()
+        for step in (0, moves // 2, moves):
+            assert client.get(reverse("deal_replay", args=[deal.pk]) + f"?step={step}").status_code == 200
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_seven_up_in_partnerships_with_a_friend_against_two_computers(make_user, seed):
+    anna, bo = make_user("anna"), make_user("bo")
+    session = _table(anna, "seven_up", {"partnerships": True}, 4, people=((bo, 2),), computers=(1, 3))
+    session = services.session_start(session_id=session.pk, user=anna, rng=random.Random(seed))
+    seen = {"turn-up": False, "stock": False, "result": False}
+
+    def look(state, html, table) -> None:
+        panels = {panel.position: panel for panel in table.seats}
+        assert panels[0].partner == "bo"
+        assert panels[0].team == panels[2].team != panels[1].team
+        assert any("anna and bo" in line for line in table.header.standing)
+        seen["turn-up"] |= "Turned up:" in html
+        seen["stock"] |= 'class="pile-area stock">Stock' in html
+        if table.last_deal:
+            seen["result"] = table.last_deal
+
+    _play_to_the_end(session, {0: anna, 2: bo}, random.Random(seed), look)
+    assert seen["turn-up"], seen
+    assert seen["stock"], seen
+    assert seen["result"].startswith("Deal ")
+    assert "High: " in seen["result"]
+    rules = get_game("seven_up")
+    match = rules.match_from_record(session.match, players=4, options=rules.parse_options({"partnerships": True}))
+    winners = set(match.winners)
+    assert winners in ({0, 2}, {1, 3})
+    assert max(match.points) >= 7
+    seats = list(session.seats.order_by("position"))
+    assert [seat.won for seat in seats] == [position in winners for position in range(4)]
+    standings = {s.user_id: s for s in Standing.objects.filter(game="seven_up", user__isnull=False)}
+    assert standings[anna.pk].sessions_won == standings[bo.pk].sessions_won == int(0 in winners)
+    moved = [standings[user.pk].mu - 25 for user in (anna, bo)]
+    assert all(m > 0 for m in moved) if 0 in winners else all(m < 0 for m in moved)
+    assert "win the session as partners" in Client().get(reverse("session", args=[session.pk])).content.decode()
+    _exports_replay(session, rules)
+
+
+@pytest.mark.parametrize(("game", "players"), [("pitch", 4), ("smudge", 3), ("seven_up", 2)])
+def test_a_table_against_computers_plays_to_the_end_and_the_first_to_seven_wins(make_user, game, players):
+    anna = make_user("anna")
+    rng = random.Random(players)
+    session = _table(anna, game, {}, players, computers=range(1, players))
+    session = services.session_start(session_id=session.pk, user=anna, rng=rng)
+    _play_to_the_end(session, {0: anna}, rng)
+    rules = get_game(game)
+    match = rules.match_from_record(session.match, players=players, options=rules.parse_options({}))
+    assert len(match.winners) == 1
+    (winner,) = match.winners
+    last = replay(session_export(session)[-1])["result"]
+    if last.get("contract") == "smudge" and last["made"]:
+        assert last["pitcher"] == winner  # a made smudge wins at once
+    else:
+        assert match.points[winner] >= 7
+    assert [seat.won for seat in session.seats.order_by("position")] == [p == winner for p in range(players)]
+    _exports_replay(session, rules)
