@@ -30,14 +30,17 @@ class Player:
         expect(page.locator(".site-header nav")).to_contain_text(name)  # signed in, in any language
         return cls(name, page)
 
-    def open_table(self, *, game: str = "femkort", seats: int = 4, clock: str = "0", **options: str) -> str:
+    def open_table(self, *, game: str = "femkort", seats: int = 4, clock: str = "0", **options: str | bool) -> str:
         """A new table from the lobby's form; returns its address."""
         self.page.goto(f"/?game={game}")
         if self.page.locator("#id_seats[type=number]").count():  # a game for one number of players has no choice
             self.page.fill("#id_seats", str(seats))
         self.page.select_option("#id_turn_seconds", clock)
         for name, value in options.items():
-            self.page.fill(f"#id_{name}", value)
+            if isinstance(value, bool):  # a checkbox
+                self.page.set_checked(f"#id_{name}", value)
+            else:
+                self.page.fill(f"#id_{name}", value)
         self.page.locator("form.stacked button[type=submit]").click()
         self.page.wait_for_url(re.compile(r"/tables/\d+/$"))
         self.live()
