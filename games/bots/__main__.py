@@ -29,6 +29,9 @@ def main(argv: list[str] | None = None) -> int:
     arena.add_argument("--field", default="medium", help=f"{', '.join(LEVELS)} or cmd:<shell command>")
     arena.add_argument("--timeout", type=float, default=5.0, help="seconds an external program may think")
     arena.add_argument("--json", action="store_true", help="print one JSON object")
+    arena.add_argument(
+        "--sessions", action="store_true", help="play whole sessions (at least --deals deals) and count them won"
+    )
     arena.add_argument("--options", help="the table's options as JSON, e.g. '{\"stick_the_dealer\": true}'")
     args = parser.parse_args(argv)
     for spec in (args.hero, args.field):
@@ -60,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         field=args.field,
         options=options,
         timeout=args.timeout,
+        sessions=args.sessions,
     )
     print(json.dumps(result.as_json()) if args.json else result.report())
     return 0

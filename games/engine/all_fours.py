@@ -311,10 +311,8 @@ class AllFours(AuctionGame):
         return tuple(seat for seat in range(state.players) if self.side_of(state, seat) == winner)
 
     def deal_score(self, state: DealState, seat: int) -> float:
-        """The arena's rate: this deal's points for the seat's side."""
-        if state.thrown_in:
-            return 0.0
-        return float(self.deal_points(state)[0][self.side_of(state, seat)])
+        """The arena's rate: 1 for a deal the seat's side won (scored most in, or reached 7 by)."""
+        return float(not state.thrown_in and seat in self.deal_winners(state))
 
     def rule_of_thumb(self, state: DealState) -> str:
         """A sound action for the seat to act, reading only its own hand and what is public."""

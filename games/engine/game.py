@@ -236,6 +236,7 @@ class Outcome:
     values: tuple[float, ...]  # per seat, in the game's own currency, what computers maximise
     winners: tuple[int, ...] = ()  # the seats that won the deal (none: thrown in, dealt again)
     again: bool = False  # dealt again unplayed (everyone agreed): the match is unchanged, the same dealer deals
+    thrown_in: bool = False  # ended unplayed by the rules (every seat passed): a played deal may also have no winner
 
 
 # -- states, matches, games -------------------------------------------------------------

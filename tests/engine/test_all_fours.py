@@ -519,3 +519,24 @@ def test_a_seat_sees_no_other_hand_no_undrawn_stock_card_and_no_other_seats_disc
             if state.is_over:
                 break
             state = state.apply(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize(("name", "players", "options"), [("seven_up", 4, {"partnerships": True}), ("pitch", 3, {})])
+def test_the_arena_plays_whole_sessions_and_counts_them_won(name, players, options):
+    from games.bots.arena import run_arena
+
+    result = run_arena(
+        game=name, players=players, deals=12, seed=1, hero="medium", field="easy", options=options, sessions=True
+    )
+    data = result.as_json()
+    assert result.deals >= 12  # every session is played to its end
+    assert result.faults == 0
+    assert data["sessions"] == len(result.sessions_won) >= 1
+    assert all(0 <= won <= 1 for won in result.sessions_won)
+    assert len(result.points) == result.deals - result.thrown_in
+    # Per played deal the hero's side gains 0..4 points (Pitch: a failed bid loses up to 4).
+    assert all(-4 <= gained <= 4 for gained in result.points)
+    again = run_arena(
+        game=name, players=players, deals=12, seed=1, hero="medium", field="easy", options=options, sessions=True
+    )
+    assert again.as_json() | {"decision_ms": None} == data | {"decision_ms": None}  # seeded: a run repeats

@@ -184,6 +184,7 @@ class DealState:
             values=tuple(rules.bot_value(self, seat) for seat in range(self.players)),
             winners=winners,
             again=self.redealt,
+            thrown_in=self.thrown_in,
         )
 
     def replay(self, actions: Sequence[tuple[int | None, str]]) -> tuple[View, ...]:
