@@ -1,8 +1,9 @@
-"""Seven Up and Pitch played to the end in the browser: the turn-up and the stock on the table,
+"""Seven Up, Pitch and Smudge played to the end in the browser: the turn-up and the stock on the table,
 begging and bidding by buttons, partners, and exports that replay through the engine."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 from .pages import Player, play_together
@@ -31,10 +32,11 @@ def test_seven_up_in_partnerships_with_a_friend_against_two_computers(player):
     assert _exports_replay(anna) >= 1
 
 
-def test_pitch_for_four_against_three_computers(player):
+@pytest.mark.parametrize(("game", "seats"), [("pitch", 4), ("smudge", 3)])
+def test_pitch_and_smudge_against_computers(player, game, seats):
     me: Player = player()
-    me.open_table(game="pitch", seats=4)
-    me.add_computers(3)
+    me.open_table(game=game, seats=seats)
+    me.add_computers(seats - 1)
     me.start()
     seen = {"bid": False}
 

@@ -155,3 +155,19 @@ def test_a_table_against_computers_plays_to_the_end_and_the_first_to_seven_wins(
         assert match.points[winner] >= 7
     assert [seat.won for seat in session.seats.order_by("position")] == [p == winner for p in range(players)]
     _exports_replay(session, rules)
+
+
+def test_partnerships_need_four_players_when_the_table_opens_and_when_it_starts(make_user):
+    anna, bo = make_user("anna"), make_user("bo")
+    with pytest.raises(services.TableError) as error:
+        services.table_create(host=anna, seats=3, game="seven_up", options={"partnerships": True})
+    assert error.value.code == "options"
+    assert "four players" in error.value.message
+    assert not GameSession.objects.exists()  # nothing was opened
+    session = _table(anna, "seven_up", {"partnerships": True}, 4, people=((bo, 2),), computers=(1,))
+    with pytest.raises(services.TableError) as error:
+        services.session_start(session_id=session.pk, user=anna, rng=random.Random(1))
+    assert error.value.code == "options"
+    session.refresh_from_db()
+    assert session.status == GameSession.Status.WAITING  # still waiting for the fourth player
+    assert session.seats.count() == 4
