@@ -244,9 +244,9 @@ def _rivals(player: User, count: int = 5) -> list[dict]:
     """
     finished = Seat.objects.filter(user=player, session__status=GameSession.Status.FINISHED)
     mine = {
-        session_id: (won, position, game, seats)
-        for session_id, won, position, game, seats in finished.values_list(
-            "session_id", "won", "position", "session__game", "session__seat_count"
+        session_id: (won, position, game, seats, options)
+        for session_id, won, position, game, seats, options in finished.values_list(
+            "session_id", "won", "position", "session__game", "session__seat_count", "session__options"
         )
     }
     tally: dict[int, dict] = {}
@@ -254,8 +254,11 @@ def _rivals(player: User, count: int = 5) -> list[dict]:
     for won, position, session_id, username, display_name, user_id in others.values_list(
         "won", "position", "session_id", "user__username", "user__display_name", "user_id"
     ):
-        my_won, my_position, game, seats = mine[session_id]
-        if position in get_game(game).partners(my_position, seats):
+        my_won, my_position, game, seats, options = mine[session_id]
+        rules = get_game(game)
+        if position in rules.partners(
+            my_position, seats, rules.parse_options(options)
+        ):  # partnerships may be an option
             continue  # a partner, not a rival
         row = tally.setdefault(
             user_id,

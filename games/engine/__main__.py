@@ -86,9 +86,10 @@ def _perft_actions(args: argparse.Namespace) -> int:
         if args.stock:
             setup["stock"] = [card.strip() for card in args.stock.split(",") if card.strip()]
         if args.scores:
-            if not all(score.strip().lstrip("-").isdigit() for score in args.scores.split(",")):
-                raise InvalidDeal("--scores must be whole numbers, one per side, e.g. 0,6")
-            setup["scores"] = [int(score) for score in args.scores.split(",")]
+            try:
+                setup["scores"] = [int(score.strip()) for score in args.scores.split(",")]
+            except ValueError:
+                raise InvalidDeal("--scores must be whole numbers, one per side, e.g. 0,6") from None
         state = game.start(setup)
     except json.JSONDecodeError as error:
         print(f"perft: --options is not JSON: {error}", file=sys.stderr)

@@ -483,8 +483,10 @@ class AllFoursMatch:
     def settle(self, deal: DealState) -> AllFoursMatch:
         if self.finished:
             raise InvalidDeal("the match is already over")
-        if deal.dealer != self.dealer:
+        if deal.dealer != self.dealer or deal.players != self.players or deal.standing != self.points:
             raise InvalidDeal("only this match's next deal can be settled")
+        if not deal.is_over:
+            raise InvalidDeal("only a finished deal can be settled")
         rules = self.rules
         if deal.thrown_in:
             return replace(self, dealer=rules.dealer_after_throw_in(self))

@@ -174,8 +174,9 @@ class SevenUp(AllFours):
         runs = 0
         players = state.players
         while True:
-            if len(stock) < 3 * players + 1:
-                return replace(state, thrown_in=True)
+            if len(stock) < 3 * players + 1:  # thrown in: what was run and turned is told, nothing counts
+                told = Trumping(refused, tuple(turned), runs=runs, early=early)
+                return replace(state, thrown_in=True, contract=told)
             for step in range(1, players + 1):
                 seat = (state.dealer + step) % players
                 for card in stock[:3]:

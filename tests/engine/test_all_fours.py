@@ -11,6 +11,7 @@ import pytest
 
 from games.engine import GAMES
 from games.engine.cards import CARDS
+from games.engine.game import InvalidDeal
 from games.engine.records import IllegalRecordPlay, RecordError, replay
 from games.engine.tricks.perft import perft_actions
 
@@ -230,6 +231,8 @@ def test_a_run_the_stock_cannot_cover_throws_the_deal_in_and_the_same_dealer_dea
     game = GAMES["seven_up"]
     match = game.new_match(players=4, options=game.parse_options({}), rng=random.Random(0))
     state = game.start({**record, "dealer": match.dealer}).apply("beg").apply("refuse")
+    assert state.contract.runs == 2  # what was run and turned is told, though nothing counts
+    assert state.contract.turned == ("2H", "3H", "4H")
     exported = state.public_record()
     assert exported["stock"] == stock  # every card but the last was turned or run: all as they lay
     assert replay(exported) == {"tricks": [], "result": {"thrown_in": True}}
@@ -540,3 +543,34 @@ def test_the_arena_plays_whole_sessions_and_counts_them_won(name, players, optio
         game=name, players=players, deals=12, seed=1, hero="medium", field="easy", options=options, sessions=True
     )
     assert again.as_json() | {"decision_ms": None} == data | {"decision_ms": None}  # seeded: a run repeats
+
+
+def test_a_match_settles_only_its_own_finished_deal():
+    game = GAMES["pitch"]
+    match = game.new_match(players=3, options=game.parse_options({}), rng=random.Random(0))
+    hands = [ANNA, BO, ["2S", "3S", "4S", "5S", "6S", "7S"]]
+    state = game.start({"dealer": match.dealer, "hands": hands, "scores": [0, 0, 0]})
+    with pytest.raises(InvalidDeal):
+        match.settle(state)  # still bidding
+    other = game.start({"dealer": match.dealer, "hands": hands, "scores": [0, 6, 0]})
+    while not other.is_over:
+        other = other.apply(other.legal_actions()[0])
+    with pytest.raises(InvalidDeal):
+        match.settle(other)  # dealt from other scores than this match's
+
+
+def test_perft_refuses_scores_that_are_not_whole_numbers():
+    done = engine(
+        "perft",
+        "--game",
+        "pitch",
+        "--dealer",
+        "1",
+        "--hands",
+        ",".join(ANNA) + "/" + ",".join(BO),
+        "--scores=--1,0",
+        "--depth",
+        "1",
+    )
+    assert done.returncode == 2
+    assert "--scores must be whole numbers" in done.stderr

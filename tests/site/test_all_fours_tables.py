@@ -14,7 +14,7 @@ from django.utils import translation
 from games import services
 from games.engine import get_game
 from games.engine.records import replay
-from games.history import session_export
+from games.history import _rivals, session_export
 from games.models import Deal, GameSession, Standing
 from games.records import deal_state
 from games.selectors import table_snapshot, table_view
@@ -134,6 +134,7 @@ def test_seven_up_in_partnerships_with_a_friend_against_two_computers(make_user,
     moved = [standings[user.pk].mu - 25 for user in (anna, bo)]
     assert all(m > 0 for m in moved) if 0 in winners else all(m < 0 for m in moved)
     assert "win the session as partners" in Client().get(reverse("session", args=[session.pk])).content.decode()
+    assert "bo" not in [row["user__username"] for row in _rivals(anna)]  # a partner, not a rival
     _exports_replay(session, rules)
 
 
