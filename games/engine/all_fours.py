@@ -336,14 +336,7 @@ class AllFours(AuctionGame):
         public = set(played) | set(self.public_cards(seen))
         mine = [call[8:] for call in seen.calls if call.startswith("discard:") and call != HIDDEN_DISCARD]
         pool = [card for card in deck() if card not in public and card not in seen.hand and card not in mine]
-        rng.shuffle(pool)
-        hands = []
-        for seat in range(seen.players):
-            if seat == seen.seat:
-                hands.append(list(seen.hand))
-                continue
-            hands.append(pool[: seen.hand_sizes[seat]])
-            del pool[: seen.hand_sizes[seat]]
+        hands, pool = _deal_unseen(seen, pool, _voids(seen), rng)
         hidden_discards = sum(call == HIDDEN_DISCARD for call in seen.calls)
         discarded = pool[:hidden_discards]
         del pool[:hidden_discards]
@@ -377,6 +370,49 @@ class AllFours(AuctionGame):
         """The stock in a resampled world: ``held`` is each seat's cards (played, then in hand),
         ``discarded`` the cards discarded, ``unseen`` the cards in no hand (shuffled)."""
         return ()
+
+
+def _voids(seen: SeatView) -> dict[int, set[str]]:
+    """The suits each seat has shown it holds none of: a plain card on a trump lead, or a third
+    suit on a plain lead (trumping a plain lead shows nothing: one may trump while holding it)."""
+    voids: dict[int, set[str]] = {seat: set() for seat in range(seen.players)}
+    for trick in (*seen.tricks, *([seen.trick] if seen.trick else [])):
+        if not trick.cards:
+            continue
+        led = trick.cards[0][1]
+        for seat, card in zip(playing_order(seen.seats, trick.leader)[1:], trick.cards[1:], strict=False):
+            if card[1] != led and card[1] != seen.trump:
+                voids[seat].add(led)
+    return voids
+
+
+def _deal_unseen(
+    seen: SeatView, pool: list[Card], voids: dict[int, set[str]], rng: random.Random, tries: int = 50
+) -> tuple[list[list[Card]], list[Card]]:
+    """The other hands from ``pool``, none holding a suit it has shown void in (the seats with the
+    most voids served first; a deal that cannot be completed so is dealt again, at worst freely);
+    returns the hands and the cards left over (discards, the stock)."""
+    others = sorted((seat for seat in range(seen.players) if seat != seen.seat), key=lambda seat: -len(voids[seat]))
+    for attempt in range(tries + 1):
+        left = list(pool)
+        rng.shuffle(left)
+        hands: list[list[Card]] = [[] for _ in range(seen.players)]
+        if seen.seat is not None:
+            hands[seen.seat] = list(seen.hand)
+        dealt = True
+        for seat in others:
+            free = attempt == tries  # the last resort: ignore what the seat has shown
+            fits = [card for card in left if free or card[1] not in voids[seat]]
+            need = seen.hand_sizes[seat]
+            if len(fits) < need:
+                dealt = False
+                break
+            hands[seat] = fits[:need]
+            taken = set(hands[seat])
+            left = [card for card in left if card not in taken]
+        if dealt:
+            return hands, left
+    raise AssertionError("unreachable: the last attempt deals freely")
 
 
 def thumb_card(game: AllFours, state: DealState) -> Card:

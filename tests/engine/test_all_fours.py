@@ -574,3 +574,26 @@ def test_perft_refuses_scores_that_are_not_whole_numbers():
     )
     assert done.returncode == 2
     assert "--scores must be whole numbers" in done.stderr
+
+
+@pytest.mark.parametrize("name", ["seven_up", "pitch"])
+def test_a_resampled_world_gives_no_seat_a_suit_it_has_shown_void_in(name):
+    from games.engine.all_fours import _voids
+
+    game = GAMES[name]
+    shown = 0
+    for seed in range(8):
+        rng = random.Random(seed)
+        state = game.deal_match(game.new_match(players=4, options=game.parse_options({}), rng=rng), rng)
+        while not state.is_over:
+            seat = state.to_act
+            view = state.view(seat)
+            voids = _voids(view.detail)
+            shown += sum(len(suits) for suits in voids.values())
+            world = game.resample(view, rng)
+            assert world.hand(seat) == state.hand(seat)
+            for other, suits in voids.items():
+                if other != seat:
+                    assert not {card[1] for card in world.hand(other)} & suits
+            state = state.apply(rng.choice(state.legal_actions()))
+    assert shown  # random play shows voids often enough to test the rule
