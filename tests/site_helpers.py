@@ -11,6 +11,8 @@ from games import services
 from games.engine.tricks.deal import ACTION_WORDS
 from games.models import GameSession, Seat
 from games.records import deal_state
+from games.selectors import table_snapshot, table_view
+from games.table_html import table_html
 
 
 def started_table(
@@ -77,3 +79,23 @@ def history_pages(session: GameSession, step: int) -> dict:
     replayed = visitor.get(reverse("deal_replay", args=[deal.pk]) + f"?step={step}")
     board = visitor.get(reverse("leaderboard") + f"?game={session.game}").content.decode()
     return {"page": page, "exported": exported, "replay": replayed.status_code, "board": board}
+
+
+def table_with(host, game: str, options: dict, seats: int, people=(), computers=()) -> GameSession:
+    """A waiting table of ``game`` with ``people`` (user, position) seated and easy computers at ``computers``."""
+    session = services.table_create(host=host, seats=seats, game=game, options=options)
+    for user, position in people:
+        services.seat_take(session_id=session.pk, user=user, position=position)
+    for position in computers:
+        services.computer_add(session_id=session.pk, user=host, position=position, level="easy")
+    return session
+
+
+def table_page(session: GameSession, user) -> tuple[str, object]:
+    """The table as ``user`` sees it: its HTML and the view it was rendered from."""
+    table = table_view(table_snapshot(session.pk), user)
+    return table_html(table), table
+
+
+def current_deal(session: GameSession):
+    return deal_state(session.deals.order_by("-number").first())

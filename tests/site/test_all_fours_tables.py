@@ -17,8 +17,7 @@ from games.engine.records import replay
 from games.history import _rivals, session_export
 from games.models import Deal, GameSession, Standing
 from games.records import deal_state
-from games.selectors import table_snapshot, table_view
-from games.table_html import table_html
+from tests.site_helpers import current_deal, table_page, table_with
 
 pytestmark = pytest.mark.django_db
 
@@ -27,24 +26,6 @@ pytestmark = pytest.mark.django_db
 def in_english():
     with translation.override("en"):
         yield
-
-
-def _table(host, game: str, options: dict, seats: int, people=(), computers=()) -> GameSession:
-    session = services.table_create(host=host, seats=seats, game=game, options=options)
-    for user, position in people:
-        services.seat_take(session_id=session.pk, user=user, position=position)
-    for position in computers:
-        services.computer_add(session_id=session.pk, user=host, position=position, level="easy")
-    return session
-
-
-def _page(session: GameSession, user) -> tuple[str, object]:
-    table = table_view(table_snapshot(session.pk), user)
-    return table_html(table), table
-
-
-def _current(session: GameSession):
-    return deal_state(session.deals.order_by("-number").first())
 
 
 def _hidden_from(state, seat: int) -> set[str]:
@@ -67,16 +48,16 @@ def _play_to_the_end(session, people: dict, rng: random.Random, look=None) -> No
         session.refresh_from_db()
         if session.status != GameSession.Status.PLAYING:
             return
-        state = _current(session)
+        state = current_deal(session)
         for seat, user in people.items():
-            html, table = _page(session, user)
+            html, table = table_page(session, user)
             for card in _hidden_from(state, seat):
                 assert f'data-card="{card}"' not in html
                 assert f"discard:{card}" not in html
             if look:
                 look(state, html, table)
         user = people[state.to_act]
-        html, table = _page(session, user)
+        html, table = table_page(session, user)
         legal = state.legal_actions()
         if state.trick is None:
             assert sorted(choice.action for choice in table.choices) == sorted(legal)
@@ -103,7 +84,7 @@ def _exports_replay(session, rules) -> None:
 @pytest.mark.parametrize("seed", [1, 2])
 def test_seven_up_in_partnerships_with_a_friend_against_two_computers(make_user, seed):
     anna, bo = make_user("anna"), make_user("bo")
-    session = _table(anna, "seven_up", {"partnerships": True}, 4, people=((bo, 2),), computers=(1, 3))
+    session = table_with(anna, "seven_up", {"partnerships": True}, 4, people=((bo, 2),), computers=(1, 3))
     session = services.session_start(session_id=session.pk, user=anna, rng=random.Random(seed))
     seen = {"turn-up": False, "stock": False, "result": False}
 
@@ -142,7 +123,7 @@ def test_seven_up_in_partnerships_with_a_friend_against_two_computers(make_user,
 def test_a_table_against_computers_plays_to_the_end_and_the_first_to_seven_wins(make_user, game, players):
     anna = make_user("anna")
     rng = random.Random(players)
-    session = _table(anna, game, {}, players, computers=range(1, players))
+    session = table_with(anna, game, {}, players, computers=range(1, players))
     session = services.session_start(session_id=session.pk, user=anna, rng=rng)
     _play_to_the_end(session, {0: anna}, rng)
     rules = get_game(game)
@@ -165,7 +146,7 @@ def test_partnerships_need_four_players_when_the_table_opens_and_when_it_starts(
     assert error.value.code == "options"
     assert "four players" in error.value.message
     assert not GameSession.objects.exists()  # nothing was opened
-    session = _table(anna, "seven_up", {"partnerships": True}, 4, people=((bo, 2),), computers=(1,))
+    session = table_with(anna, "seven_up", {"partnerships": True}, 4, people=((bo, 2),), computers=(1,))
     with pytest.raises(services.TableError) as error:
         services.session_start(session_id=session.pk, user=anna, rng=random.Random(1))
     assert error.value.code == "options"

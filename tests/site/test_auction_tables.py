@@ -18,8 +18,7 @@ from games.engine.tricks.deal import ACTION_WORDS
 from games.history import replay_at, session_export
 from games.models import Deal, GameSession, Seat, Standing
 from games.records import deal_state
-from games.selectors import table_snapshot, table_view
-from games.table_html import table_html
+from tests.site_helpers import current_deal, table_page, table_with
 
 pytestmark = pytest.mark.django_db
 
@@ -30,28 +29,10 @@ def in_english():
         yield
 
 
-def _table(host, game: str, options: dict, seats: int, people=(), computers=()) -> GameSession:
-    session = services.table_create(host=host, seats=seats, game=game, options=options)
-    for user, position in people:
-        services.seat_take(session_id=session.pk, user=user, position=position)
-    for position in computers:
-        services.computer_add(session_id=session.pk, user=host, position=position, level="easy")
-    return session
-
-
-def _page(session: GameSession, user) -> tuple[str, object]:
-    table = table_view(table_snapshot(session.pk), user)
-    return table_html(table), table
-
-
-def _current(session: GameSession):
-    return deal_state(session.deals.order_by("-number").first())
-
-
 def test_a_nap_table_for_four_with_three_computers_bids_plays_and_settles_in_chips(make_user):
     anna = make_user("anna")
     rng = random.Random(3)
-    session = _table(anna, "nap", {"rounds": 1}, 4, computers=(1, 2, 3))
+    session = table_with(anna, "nap", {"rounds": 1}, 4, computers=(1, 2, 3))
     session = services.session_start(session_id=session.pk, user=anna, rng=rng)
     bids_seen = refused = 0
     while True:
@@ -59,8 +40,8 @@ def test_a_nap_table_for_four_with_three_computers_bids_plays_and_settles_in_chi
         session.refresh_from_db()
         if session.status != GameSession.Status.PLAYING:
             break
-        state = _current(session)
-        html, table = _page(session, anna)
+        state = current_deal(session)
+        html, table = table_page(session, anna)
         if state.trick is None:  # anna's bid: a button for exactly each legal action, with its meaning
             bids_seen += 1
             assert [choice.action for choice in table.choices] == state.legal_actions()
@@ -75,7 +56,7 @@ def test_a_nap_table_for_four_with_three_computers_bids_plays_and_settles_in_chi
             assert "The bidding comes first" in error.value.message
             refused += 1
             session.refresh_from_db()
-            assert _current(session).calls == state.calls  # nothing changed
+            assert current_deal(session).calls == state.calls  # nothing changed
             action = rng.choice([choice.action for choice in table.choices])
         else:
             assert not table.choices
@@ -102,21 +83,21 @@ def test_a_nap_table_for_four_with_three_computers_bids_plays_and_settles_in_chi
 
 def test_nap_bids_are_announced_and_the_contract_stays_in_the_header(make_user):
     anna, bo = make_user("anna"), make_user("bo")
-    session = _table(anna, "nap", {}, 3, people=((bo, 1),), computers=(2,))
+    session = table_with(anna, "nap", {}, 3, people=((bo, 1),), computers=(2,))
     session = services.session_start(session_id=session.pk, user=anna, rng=random.Random(1))
     rng = random.Random(5)
-    while _current(session).trick is None:
+    while current_deal(session).trick is None:
         services.computers_play_all(session_id=session.pk, rng=rng)
         session.refresh_from_db()
-        state = _current(session)
+        state = current_deal(session)
         if state.trick is not None or state.is_over:
             break
         user = Seat.objects.get(session=session, position=state.to_act).user
         bid = "bid:2" if "bid:2" in state.legal_actions() else "pass"
         services.action_take(session_id=session.pk, user=user, action=bid, seen_seq=session.seq)
         session.refresh_from_db()
-    state = _current(session)
-    html, table = _page(session, anna)
+    state = current_deal(session)
+    html, table = table_page(session, anna)
     assert len(table.header.bidding) == len(state.calls) == 3
     if state.contract is not None:
         bidder, bid = state.contract
@@ -127,13 +108,13 @@ def test_nap_bids_are_announced_and_the_contract_stays_in_the_header(make_user):
 
 def test_a_bid_lower_than_the_highest_is_refused_and_changes_nothing(make_user):
     anna, bo, cleo = make_user("anna"), make_user("bo"), make_user("cleo")
-    session = _table(anna, "nap", {}, 3, people=((bo, 1), (cleo, 2)))
+    session = table_with(anna, "nap", {}, 3, people=((bo, 1), (cleo, 2)))
     session = services.session_start(session_id=session.pk, user=anna, rng=random.Random(2))
-    state = _current(session)
+    state = current_deal(session)
     first = Seat.objects.get(session=session, position=state.to_act).user
     services.action_take(session_id=session.pk, user=first, action="bid:3", seen_seq=session.seq)
     session.refresh_from_db()
-    second = Seat.objects.get(session=session, position=_current(session).to_act).user
+    second = Seat.objects.get(session=session, position=current_deal(session).to_act).user
     with pytest.raises(services.TableError) as error:
         services.action_take(session_id=session.pk, user=second, action="bid:2", seen_seq=session.seq)
     assert error.value.code == "bid_too_low"
@@ -141,14 +122,14 @@ def test_a_bid_lower_than_the_highest_is_refused_and_changes_nothing(make_user):
         services.action_take(session_id=session.pk, user=second, action="wellington", seen_seq=session.seq)
     assert error.value.message == "That is not one of your choices now."
     session.refresh_from_db()
-    assert _current(session).calls == ("bid:3",)
+    assert current_deal(session).calls == ("bid:3",)
 
 
 def test_the_play_form_takes_action_words_and_refuses_garbage(make_user):
     anna, bo, cleo = make_user("anna"), make_user("bo"), make_user("cleo")
-    session = _table(anna, "nap", {}, 3, people=((bo, 1), (cleo, 2)))
+    session = table_with(anna, "nap", {}, 3, people=((bo, 1), (cleo, 2)))
     session = services.session_start(session_id=session.pk, user=anna, rng=random.Random(2))
-    user = Seat.objects.get(session=session, position=_current(session).to_act).user
+    user = Seat.objects.get(session=session, position=current_deal(session).to_act).user
     client = Client()
     client.force_login(user)
     url = reverse("action_take", args=[session.pk])
@@ -157,12 +138,12 @@ def test_the_play_form_takes_action_words_and_refuses_garbage(make_user):
     assert "not understood" in bad.content.decode()
     good = client.post(url, {"card": "bid:1", "seq": session.seq}, headers={"HX-Request": "true"})
     assert good.status_code == 200
-    assert _current(session).calls == ("bid:1",)
+    assert current_deal(session).calls == ("bid:1",)
 
 
 def _euchre(make_user, seed: int):
     anna, bo = make_user("anna"), make_user("bo")
-    session = _table(anna, "euchre", {}, 4, people=((bo, 2),), computers=(1, 3))
+    session = table_with(anna, "euchre", {}, 4, people=((bo, 2),), computers=(1, 3))
     return anna, bo, services.session_start(session_id=session.pk, user=anna, rng=random.Random(seed))
 
 
@@ -185,9 +166,9 @@ def test_euchre_with_a_friend_as_partner_against_two_computers(make_user, seed):
         session.refresh_from_db()
         if session.status != GameSession.Status.PLAYING:
             break
-        state = _current(session)
+        state = current_deal(session)
         for seat, user in people.items():
-            html, table = _page(session, user)
+            html, table = table_page(session, user)
             for card in _hidden_from(state, seat):
                 assert f'data-card="{card}"' not in html
                 assert f"discard:{card}" not in html
@@ -203,7 +184,7 @@ def test_euchre_with_a_friend_as_partner_against_two_computers(make_user, seed):
                 assert "sitting-out" in html
             assert any("anna and bo" in line for line in table.header.standing)
         user = people[state.to_act]
-        html, table = _page(session, user)
+        html, table = table_page(session, user)
         legal = state.legal_actions()
         if state.trick is None:
             assert sorted(choice.action for choice in table.choices) == sorted(legal)
@@ -251,9 +232,9 @@ def test_euchre_with_a_friend_as_partner_against_two_computers(make_user, seed):
 
 def test_only_action_words_and_cards_are_choices(make_user):
     anna, bo, session = _euchre(make_user, 4)
-    _current(session)
+    current_deal(session)
     for user in (anna, bo):
-        _, table = _page(session, user)
+        _, table = table_page(session, user)
         for choice in table.choices:
             assert choice.action not in INDEX
             assert choice.action not in ACTION_WORDS
@@ -261,25 +242,25 @@ def test_only_action_words_and_cards_are_choices(make_user):
 
 def test_a_discard_without_its_card_is_refused_at_the_table_and_the_upcard_leaves_the_header(make_user):
     people = [make_user(name) for name in ("anna", "bo", "cleo", "dag")]
-    session = _table(people[0], "euchre", {}, 4, people=[(user, seat) for seat, user in enumerate(people) if seat])
+    session = table_with(people[0], "euchre", {}, 4, people=[(user, seat) for seat, user in enumerate(people) if seat])
     session = services.session_start(session_id=session.pk, user=people[0], rng=random.Random(8))
-    state = _current(session)
-    assert _page(session, people[0])[1].header.upcard.card == state.upcard  # round one: face up
+    state = current_deal(session)
+    assert table_page(session, people[0])[1].header.upcard.card == state.upcard  # round one: face up
     services.action_take(session_id=session.pk, user=people[state.to_act], action="order", seen_seq=session.seq)
     session.refresh_from_db()
-    state = _current(session)
+    state = current_deal(session)
     assert state.to_act == state.dealer
-    assert _page(session, people[0])[1].header.upcard is None  # in the dealer's hand now
+    assert table_page(session, people[0])[1].header.upcard is None  # in the dealer's hand now
     with pytest.raises(services.TableError) as error:  # only a replayed record may hide its discard
         services.action_take(session_id=session.pk, user=people[state.dealer], action="discard", seen_seq=session.seq)
     assert error.value.code == "not_now"
     session.refresh_from_db()
-    assert _current(session).calls == state.calls
+    assert current_deal(session).calls == state.calls
 
 
 def test_nap_for_two_opens_starts_and_plays_to_the_end(make_user):
     anna = make_user("anna")
-    session = _table(anna, "nap", {"rounds": 1}, 2, computers=(1,))
+    session = table_with(anna, "nap", {"rounds": 1}, 2, computers=(1,))
     session = services.session_start(session_id=session.pk, user=anna, rng=random.Random(4))
     rng = random.Random(4)
     while True:
@@ -287,7 +268,7 @@ def test_nap_for_two_opens_starts_and_plays_to_the_end(make_user):
         session.refresh_from_db()
         if session.status != GameSession.Status.PLAYING:
             break
-        action = rng.choice(_current(session).legal_actions())
+        action = rng.choice(current_deal(session).legal_actions())
         services.action_take(session_id=session.pk, user=anna, action=action, seen_seq=session.seq, rng=rng)
     assert session.seat_count == 2
     assert session.status == GameSession.Status.FINISHED
