@@ -11,16 +11,16 @@ rule of thumb here (``rule_of_thumb``).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .cards import BIT, INDEX, RANKS, SUIT_MASK, SUITS, Card, deck, from_mask, parse_card
-from .game import CardName, Count, IllegalPlay, InvalidDeal, SeatName, SuitName, Text, View
+from .cards import BIT, INDEX, RANKS, SUIT_MASK, SUITS, Card, deck, from_mask
+from .game import CardName, IllegalPlay, InvalidDeal, SuitName, Text, View
 from .options import gettext_noop, ngettext_noop
-from .tricks.auction import AuctionGame
 from .tricks.deal import DealState, playing_order
 from .tricks.seat_view import HIDDEN_DISCARD, SeatView
+from .tricks.sides import SidesGame, SidesMatch, listing
 
 TARGET = 7  # points to win a session
 CARD_POINTS = {"T": 10, "A": 4, "K": 3, "Q": 2, "J": 1}  # what "game" counts
@@ -55,26 +55,14 @@ class Categories:
         return getattr(self, category)
 
 
-class AllFours(AuctionGame):
+class AllFours(SidesGame):
     """The family's deck, following rule, categories and words; a game adds its auction and scoring."""
 
     packets = (3, 3)
+    target = TARGET
     counts_tricks = True
     bots_count_tricks = True  # a deal is worth points, not one trick
     low_to_holder: ClassVar[bool]  # Seven Up: low scores for whoever played it; Pitch: for its trick's winner
-
-    def deck(self, players: int) -> tuple[Card, ...]:
-        if players not in self.seat_counts:
-            raise InvalidDeal(f"{self.name} is for {self.min_players} to {self.max_players} players, not {players}")
-        return deck()
-
-    def computer(self, level: str, rng: random.Random) -> Any:
-        """The generic players, which play out with this family's rule of thumb."""
-        return None
-
-    def side_of(self, state: DealState | SeatView, seat: int) -> int:
-        options = self.parse_options(state.options) if isinstance(state, SeatView) else state.options
-        return next(i for i, side in enumerate(self.sides(state.players, options)) if seat in side)
 
     # -- following -------------------------------------------------------------------
 
@@ -147,59 +135,6 @@ class AllFours(AuctionGame):
             "game_points": list(found.game_points),
         }
 
-    # -- the session's scores before the deal ----------------------------------------
-
-    def start(self, setup: Mapping[str, Any]) -> DealState:
-        """The deal from its setup, with each side's score before it (``scores``, default 0 each)."""
-        state = super().start(setup)
-        state = self.with_stock(replace(state, trick=None, trump=None), setup.get("stock"))
-        sides = len(self.sides(state.players, state.options))
-        scores = setup.get("scores", [0] * sides)
-        if (
-            not isinstance(scores, list)
-            or len(scores) != sides
-            or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores)
-        ):
-            raise InvalidDeal(f"scores must list a whole number for each of the {sides} sides")
-        if any(score >= TARGET for score in scores) or any(score < self.lowest_score for score in scores):
-            raise InvalidDeal(f"every score before a deal is below {TARGET} (and at least {self.lowest_score})")
-        return replace(state, standing=tuple(scores))
-
-    lowest_score: ClassVar[int] = -1000  # Pitch goes into the hole; Seven Up never below 0
-    uses_stock: ClassVar[bool] = False  # the deal draws from the undealt cards (Seven Up's runs)
-
-    def with_stock(self, state: DealState, stock: Any) -> DealState:
-        """The deal with its stock: every undealt card, top first, where the game draws from it."""
-        if not self.uses_stock:
-            if stock is not None:
-                raise InvalidDeal(f"{self.name} deals no stock")
-            return state
-        dealt = {card for hand in state.dealt for card in hand}
-        undealt = 52 - len(dealt)
-        if not isinstance(stock, list) or len(stock) != undealt:
-            raise InvalidDeal(f"stock must list the {undealt} undealt cards, top first")
-        cards = tuple(parse_card(card) for card in stock)
-        if len(set(cards)) != len(cards) or dealt & set(cards):
-            raise InvalidDeal("every card is dealt or in the stock, once")
-        return replace(state, stock=cards)
-
-    def deal_match(self, match: AllFoursMatch, rng: random.Random) -> DealState:
-        """Shuffle, deal two packets of three from the dealer's left, and keep the rest as the stock."""
-        cards = list(deck())
-        rng.shuffle(cards)
-        dealt: list[list[Card]] = [[] for _ in range(match.players)]
-        for packet in self.packets:
-            for step in range(1, match.players + 1):
-                seat = (match.dealer + step) % match.players
-                dealt[seat].extend(cards[:packet])
-                del cards[:packet]
-        setup = {"dealer": match.dealer, "hands": dealt, "options": match.options.as_record()}
-        return self.start(setup | ({"stock": cards} if self.uses_stock else {}) | self.record_context(match))
-
-    def dealer_after_throw_in(self, match: AllFoursMatch) -> int:
-        """Who deals after a deal thrown in: the next player (Seven Up: the same dealer again)."""
-        return (match.dealer + 1) % match.players
-
     def table_problem(self, players: int, options: Any) -> str | None:
         try:
             self.sides(players, options)
@@ -207,66 +142,10 @@ class AllFours(AuctionGame):
             return gettext_noop("Partnerships need exactly four players.")
         return None
 
-    def record_context(self, match: AllFoursMatch) -> dict[str, Any]:
-        return {"scores": list(match.points)}
-
-    # -- the session -------------------------------------------------------------------
-
-    def deal_points(self, state: DealState) -> tuple[tuple[int, ...], int | None]:
-        """The finished deal's points per side and the side that reached 7 first (or None)."""
-        raise NotImplementedError
-
-    def new_match(self, *, players: int, options: Any, rng: random.Random) -> AllFoursMatch:
-        self.deck(players)
-        sides = len(self.sides(players, options))
-        return AllFoursMatch(
-            game=self.name, options=options, players=players, dealer=rng.randrange(players), points=(0,) * sides
-        )
-
-    def match_from_record(self, record: Mapping[str, Any], *, players: int, options: Any) -> AllFoursMatch:
-        self.deck(players)
-        return AllFoursMatch(
-            game=self.name,
-            options=options,
-            players=players,
-            dealer=record["dealer"],
-            points=tuple(record["points"]),
-            winner=record.get("winner"),
-        )
-
-    def setup(self, match: AllFoursMatch, rng: random.Random) -> dict[str, Any]:
-        return self.setup_of(match.deal(rng)) | self.record_context(match)
-
-    def seat_scores(self, match: AllFoursMatch, seat: int, deal: DealState | None = None) -> tuple[Count, ...]:
-        return (Count(match.points[self._side(match, seat)], *POINTS),)
-
-    def ranking(self, match: AllFoursMatch) -> tuple[float, ...]:
-        """The winner first, then the others by score (partners share their side's place)."""
-        return tuple(
-            float(match.points[self._side(match, seat)]) + (1000.0 if seat in match.winners else 0.0)
-            for seat in range(match.players)
-        )
-
-    def _side(self, match: AllFoursMatch, seat: int) -> int:
-        return next(i for i, side in enumerate(self.sides(match.players, match.options)) if seat in side)
-
-    def side_name(self, state: DealState | SeatView | AllFoursMatch, side: int | None) -> Text:
-        """A side as a sentence's parameter: a seat's name, or "Anna and Cleo"."""
-        if side is None:
-            return Text(gettext_noop("nobody"))
-        options = self.parse_options(state.options) if isinstance(state, SeatView) else state.options
-        members = self.sides(state.players, options)[side]
-        if len(members) == 1:
-            return Text("%(name)s", (("name", SeatName(members[0])),))
-        return Text(
-            gettext_noop("%(name)s and %(partner)s"),
-            (("name", SeatName(members[0])), ("partner", SeatName(members[1]))),
-        )
-
     def categories_said(self, state: DealState) -> Text:
         """Who won high, low, jack and game, with each side's card points."""
         found = self.categories(state)
-        points = _listing(
+        points = listing(
             [
                 Text(
                     gettext_noop("%(side)s %(points)d"),
@@ -287,32 +166,6 @@ class AllFours(AuctionGame):
         )
 
     # -- computer players ------------------------------------------------------------
-
-    has_rule_of_thumb = True
-
-    def bot_value(self, state: DealState, seat: int) -> float:
-        """This deal's points for the seat's side less the best other side's, and a win is worth more."""
-        points, winner = self.deal_points(state)
-        mine = self.side_of(state, seat)
-        others = max((p for side, p in enumerate(points) if side != mine), default=0)
-        won = 0.0 if winner is None else (5.0 if winner == mine else -5.0)
-        return float(points[mine] - others) + won
-
-    def deal_winners(self, state: DealState) -> tuple[int, ...]:
-        """The side that reached 7 in this deal, else the side that scored most in it (none on a tie):
-        the last trick decides nothing here."""
-        points, winner = self.deal_points(state)
-        if winner is None:
-            best = max(points)
-            leaders = [side for side, got in enumerate(points) if got == best]
-            if len(leaders) > 1:
-                return ()
-            winner = leaders[0]
-        return tuple(seat for seat in range(state.players) if self.side_of(state, seat) == winner)
-
-    def deal_score(self, state: DealState, seat: int) -> float:
-        """The arena's rate: 1 for a deal the seat's side won (scored most in, or reached 7 by)."""
-        return float(not state.thrown_in and seat in self.deal_winners(state))
 
     def rule_of_thumb(self, state: DealState) -> str:
         """A sound action for the seat to act, reading only its own hand and what is public."""
@@ -466,66 +319,7 @@ def thumb_card(game: AllFours, state: DealState) -> Card:
 
 
 def _cards(cards: Sequence[Card]) -> Text:
-    return _listing([Text("%(card)s", (("card", CardName(card)),)) for card in cards])
+    return listing([Text("%(card)s", (("card", CardName(card)),)) for card in cards])
 
 
-def _listing(texts: Sequence[Text]) -> Text:
-    """Sentences one after another, with commas."""
-    if not texts:
-        return Text("")
-    said = texts[-1]
-    for text in reversed(texts[:-1]):
-        said = Text("%(first)s, %(rest)s", (("first", text), ("rest", said)))
-    return said
-
-
-@dataclass(frozen=True, slots=True)
-class AllFoursMatch:
-    """Each side's points; the first side to 7, counting in the game's order, wins the session."""
-
-    game: str
-    options: Any
-    players: int
-    dealer: int
-    points: tuple[int, ...]
-    winner: int | None = None  # the side that reached 7 first
-
-    @property
-    def rules(self) -> AllFours:
-        from . import GAMES
-
-        return GAMES[self.game]
-
-    @property
-    def finished(self) -> bool:
-        return self.winner is not None
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        if self.winner is None:
-            return ()
-        return self.rules.sides(self.players, self.options)[self.winner]
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        return tuple(self.points[self.rules._side(self, seat)] for seat in range(self.players))
-
-    def to_record(self) -> dict[str, Any]:
-        return {"dealer": self.dealer, "points": list(self.points), "winner": self.winner}
-
-    def deal(self, rng: random.Random) -> DealState:
-        return self.rules.deal_match(self, rng)
-
-    def settle(self, deal: DealState) -> AllFoursMatch:
-        if self.finished:
-            raise InvalidDeal("the match is already over")
-        if deal.dealer != self.dealer or deal.players != self.players or deal.standing != self.points:
-            raise InvalidDeal("only this match's next deal can be settled")
-        if not deal.is_over:
-            raise InvalidDeal("only a finished deal can be settled")
-        rules = self.rules
-        if deal.thrown_in:
-            return replace(self, dealer=rules.dealer_after_throw_in(self))
-        gained, winner = rules.deal_points(deal)
-        points = tuple(have + got for have, got in zip(self.points, gained, strict=True))
-        return replace(self, points=points, winner=winner, dealer=(self.dealer + 1) % self.players)
+AllFoursMatch = SidesMatch  # a session: each side's points, first to 7
