@@ -1,8 +1,10 @@
 """The rules engine: pure Python, no Django. See ``base`` for the interface a game implements."""
 
+from .auction_forty_five import AUCTION_FORTY_FIVE
 from .cards import CARDS, RANKS, SUITS, Card, NotationError, parse_card
 from .euchre import EUCHRE, EuchreMatch, EuchreOptions
 from .femkort import FEMKORT, FemkortMatch, FemkortOptions
+from .forty_five import FORTY_FIVE
 from .game import IllegalPlay, InvalidDeal, Match
 from .letzter_stich import LETZTER_STICH, LetzterStichMatch, LetzterStichOptions, settle_tokens
 from .nap import NAP, NapMatch, NapOptions
@@ -12,7 +14,8 @@ from .smudge import SMUDGE_GAME
 from .tricks.deal import DealState, Trick, TrickGame
 
 GAMES: dict[str, TrickGame] = {
-    game.name: game for game in (FEMKORT, LETZTER_STICH, NAP, EUCHRE, SEVEN_UP, PITCH, SMUDGE_GAME)
+    game.name: game
+    for game in (FEMKORT, LETZTER_STICH, NAP, EUCHRE, SEVEN_UP, PITCH, SMUDGE_GAME, AUCTION_FORTY_FIVE, FORTY_FIVE)
 }
 
 

@@ -354,6 +354,17 @@ class TrickGame(Game):
         """What a finished deal settled, added to its replay result (beyond its tricks and winner)."""
         return {}
 
+    def secret_word(self, call: str) -> str | None:
+        """What the others see of a call made face down (``discard:9C`` is seen as ``discard``), or
+        None for a call everyone sees. The caller sees it whole; once the deal is over, everyone
+        does where ``discard_shown_after`` says so."""
+        return "discard" if call.startswith("discard:") else None
+
+    def duty_said(self, seen: SeatView) -> Text | None:
+        """The game's own words for what the seat to act must play now (a trump it may withhold), or
+        None for the trick library's (lead, follow, overtake, play any card)."""
+        return None
+
     def discard_shown_after(self, state: DealState, seat: int) -> bool:
         """Whether a card ``seat`` discarded face down may be shown once the deal is over (replays,
         exports): by default never, since nobody but the discarder saw it."""

@@ -89,7 +89,7 @@ def view_for(state: DealState, seat: Viewer, scores: tuple[int, ...] = ()) -> Se
             raise HiddenCards("every hand is shown only once the deal is over")
         rules = state.rules
         calls = tuple(
-            call if not _discard(call) or rules.discard_shown_after(state, caller) else HIDDEN_DISCARD
+            call if not rules.secret_word(call) or rules.discard_shown_after(state, caller) else rules.secret_word(call)
             for call, caller in zip(state.calls, state.callers, strict=True)
         )
         # A seat that sat the deal out (a lone player's partner) never showed its hand: nobody sees it.
@@ -119,19 +119,13 @@ def view_for(state: DealState, seat: Viewer, scores: tuple[int, ...] = ()) -> Se
         actions=_actions(state, seat) if mine else (),
         poll=state.poll,
         calls=tuple(
-            call if not _discard(call) or caller == seat else HIDDEN_DISCARD
+            call if not state.rules.secret_word(call) or caller == seat else state.rules.secret_word(call)
             for call, caller in zip(state.calls, state.callers, strict=True)
         ),
         contract=state.contract,
         upcard=state.upcard,
         standing=state.standing,
     )
-
-
-def _discard(call: str) -> bool:
-    """A discard face down (``discard:9C``): its card is seen by the discarder alone while the deal
-    runs, and afterwards only where the game says (``TrickGame.discard_shown_after``)."""
-    return call.startswith(HIDDEN_DISCARD + ":")
 
 
 def _actions(state: DealState, seat: int) -> tuple[str, ...]:

@@ -197,7 +197,7 @@ def _prompt(seen: SeatView) -> Text | None:
     if seen.my_turn and seen.trick is None:
         return seen.rules.auction_prompt(seen)
     waiting = Text(gettext_noop("Waiting for %(name)s."), (("name", SeatName(seen.to_act)),))
-    prompt = _duty(seen) if seen.my_turn else waiting
+    prompt = (seen.rules.duty_said(seen) or _duty(seen)) if seen.my_turn else waiting
     if seen.trump:
         return Text(gettext_noop("%(prompt)s Trump: %(suit)s."), (("prompt", prompt), ("suit", SuitName(seen.trump))))
     return prompt

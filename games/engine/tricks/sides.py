@@ -29,6 +29,7 @@ class SidesGame(AuctionGame):
     target: ClassVar[int]  # points to win a session
     lowest_score: ClassVar[int] = -1000  # how far below zero a side may go (some games never go below 0)
     uses_stock: ClassVar[bool] = False  # the deal draws from the undealt cards
+    opens_with_auction: ClassVar[bool] = True  # False: the game's own start says whether play begins at once
 
     def deck(self, players: int) -> tuple[Card, ...]:
         if players not in self.seat_counts:
@@ -49,7 +50,8 @@ class SidesGame(AuctionGame):
     def start(self, setup: Mapping[str, Any]) -> DealState:
         """The deal from its setup, with each side's score before it (``scores``, default 0 each)."""
         state = super().start(setup)
-        state = self.with_stock(replace(state, trick=None), setup.get("stock"))
+        state = replace(state, trick=None) if self.opens_with_auction else state
+        state = self.with_stock(state, setup.get("stock"))
         sides = len(self.sides(state.players, state.options))
         scores = setup.get("scores", [0] * sides)
         if (

@@ -1,0 +1,479 @@
+"""Auction Forty-Five (RULES.md §7a): one continuous auction for the right to name trump, the dealer
+may hold, a draw from the stock, and five tricks worth 5 each plus 5 for the highest trump. Two
+sides of two or three, seated alternately; game to 120, the bidding side counting first.
+
+The actions, in the rules' order: the auction (``pass``, ``bid:5`` … ``bid:30``, the dealer's
+``hold``) going round the players still in until one is left holding the highest bid; the
+bidder's ``call:S|H|D|C``; the draw, left of the dealer first and the dealer last, each seat's
+``discard:XX`` zero or more times then ``draw`` (with ``rob_the_pack``, the dealer's ``take:XX``
+after its draw, one per card discarded); then cards, the bidder's left-hand neighbour leading.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from .cards import BIT, INDEX, Card
+from .forty_fives import FortyFives, best_suit, discard_value, hand_strength
+from .game import Area, CardName, Count, IllegalPlay, InvalidDeal, SeatName, SuitName, Text
+from .options import Option, gettext_noop, ngettext_noop
+from .tricks.deal import DealState, Trick
+from .tricks.sides import POINTS
+
+if TYPE_CHECKING:
+    from .tricks.seat_view import SeatView
+
+PASS, HOLD, DRAW = "pass", "hold", "draw"
+BIDS = (5, 10, 15, 20, 25, 30)
+TARGET = 120
+HIGH_FLOOR = 100  # a side with this many points may not bid or hold below 20
+FLOOR_BID = 20
+CARDS_EACH = 5
+CARD_COUNT = ngettext_noop("%(count)d card", "%(count)d cards")
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionFortyFiveOptions:
+    rob_the_pack: bool = False
+
+    def as_record(self, trump: str | None = None) -> dict[str, Any]:
+        return {"rob_the_pack": self.rob_the_pack}
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """What the auction settled, and the stock left for the draw (top first)."""
+
+    bidder: int
+    bid: int
+    stock: tuple[Card, ...]
+    trump: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Where the deal's calls have got to: the step, who acts, and what the auction stands at."""
+
+    step: str  # "bid", "call", "draw", "take", "play", "thrown_in"
+    seat: int | None
+    high: int = 0  # the highest bid so far (0: none yet)
+    holder: int | None = None  # who holds it
+    drawn: int = 0  # cards gone from the stock so far
+    count: int = 0  # "draw": cards the seat has discarded this turn; "take": takes still owed
+
+
+@lru_cache(maxsize=65536)
+def progress(players: int, dealer: int, rob: bool, calls: tuple[str, ...]) -> Progress:
+    """Read the calls from the start (they are few): the auction, the call, then each seat's draw."""
+    passed: set[int] = set()
+    high, holder = 0, None
+    seat = (dealer + 1) % players
+    i = 0
+    while True:
+        if i == len(calls):
+            return Progress("bid", seat, high, holder)
+        call = calls[i]
+        i += 1
+        if call == PASS:
+            passed.add(seat)
+        elif call == HOLD:
+            holder = seat
+        else:
+            high, holder = int(call[4:]), seat
+        left = [other for other in range(players) if other not in passed]
+        if not left:
+            return Progress("thrown_in", None)
+        if left == [holder]:
+            break
+        seat = next((seat + step) % players for step in range(1, players + 1) if (seat + step) % players in left)
+    if i == len(calls):
+        return Progress("call", holder, high, holder)
+    i += 1
+    drawn = 0
+    for step in range(1, players + 1):
+        seat = (dealer + step) % players
+        discarded = 0
+        while i < len(calls) and calls[i].startswith("discard"):
+            discarded, i = discarded + 1, i + 1
+        if i == len(calls):
+            return Progress("draw", seat, high, holder, drawn, discarded)
+        i += 1  # the draw
+        if rob and seat == dealer and discarded:
+            taken = 0
+            while i < len(calls) and calls[i].startswith("take"):
+                taken, i = taken + 1, i + 1
+            drawn += taken
+            if taken < discarded:
+                return Progress("take", seat, high, holder, drawn, discarded - taken)
+        else:
+            drawn += discarded
+    return Progress("play", None, high, holder, drawn)
+
+
+class AuctionFortyFive(FortyFives):
+    name = "auction_forty_five"
+    # Translators: the game's name stays as it is; add the local name in brackets where one exists.
+    title = gettext_noop("Auction Forty-Five")
+    summary = gettext_noop(
+        "Two sides bid for trump in one auction, draw new cards, and race to 120; the five of trumps is highest."
+    )
+    min_players = 4
+    max_players = 6
+    seat_counts = frozenset({4, 6})
+    target = TARGET
+    uses_stock = True
+
+    options_schema = (
+        Option(
+            "rob_the_pack",
+            "flag",
+            False,
+            gettext_noop("Dealer robs the pack"),
+            gettext_noop("In the draw the dealer looks through the stock and chooses the new cards."),
+        ),
+    )
+
+    def parse_options(self, raw: Mapping[str, Any] | None) -> AuctionFortyFiveOptions:
+        raw = dict(raw or {})
+        unknown = set(raw) - {"rob_the_pack"}
+        if unknown:
+            raise InvalidDeal(f"unknown {self.name} options: {', '.join(sorted(unknown))}")
+        rob = raw.get("rob_the_pack", False)
+        if not isinstance(rob, bool):
+            raise InvalidDeal("rob_the_pack must be true or false")
+        return AuctionFortyFiveOptions(rob_the_pack=rob)
+
+    def describe(self, options: AuctionFortyFiveOptions) -> tuple[Text | Count, ...]:
+        said: list[Text | Count] = [self.describe_target()]
+        if options.rob_the_pack:
+            said.append(Text(gettext_noop("the dealer robs the pack")))
+        return tuple(said)
+
+    def table_problem(self, players: int, options: Any) -> str | None:
+        return None
+
+    # -- the auction and the draw ------------------------------------------------------
+
+    def progress(self, state: DealState | SeatView) -> Progress:
+        options = state.options
+        rob = options["rob_the_pack"] if isinstance(options, dict) else options.rob_the_pack
+        return progress(state.players, state.dealer, rob, tuple(state.calls))
+
+    def auction_to_act(self, state: DealState) -> int | None:
+        return self.progress(state).seat
+
+    def floor(self, state: DealState | SeatView, seat: int) -> int:
+        """The lowest bid or hold the seat's side may make (20 for a side at 100 or more)."""
+        return FLOOR_BID if state.standing[seat % 2] >= HIGH_FLOOR else BIDS[0]
+
+    def stock_left(self, state: DealState) -> tuple[Card, ...]:
+        return state.contract.stock if state.contract is not None else state.stock
+
+    def legal_actions(self, state: DealState) -> list[str]:
+        if state.is_over:
+            return []
+        if state.trick is not None:
+            return state.legal_cards()
+        at = self.progress(state)
+        if at.step == "bid":
+            floor = self.floor(state, at.seat)
+            bids = [f"bid:{bid}" for bid in BIDS if bid > at.high and bid >= floor]
+            hold = at.seat == state.dealer and at.high and at.holder != state.dealer and at.high >= floor
+            return [PASS, *bids, *([HOLD] if hold else [])]
+        if at.step == "call":
+            return [f"call:{suit}" for suit in "SHDC"]
+        if at.step == "draw":
+            more = at.count < len(self.stock_left(state))
+            return [*(f"discard:{card}" for card in state.hand(at.seat) if more), DRAW]
+        return [f"take:{card}" for card in sorted(self.stock_left(state), key=INDEX.__getitem__)]
+
+    def call(self, state: DealState, action: str) -> DealState:
+        legal = self.legal_actions(state)
+        if action not in legal:
+            rule = "bid_too_low" if action.startswith("bid:") and action[4:] in {str(b) for b in BIDS} else "not_now"
+            raise IllegalPlay(
+                rule, f"{action} is not one of this step's actions", seat=state.to_act, card=action, legal=legal
+            )
+        at = self.progress(state)
+        seat = at.seat
+        state = replace(state, calls=(*state.calls, action))
+        hands = list(state.hands)
+        if at.step == "call":
+            state = replace(state, trump=action[5:], contract=replace(state.contract, trump=action[5:]))
+        elif action.startswith("discard:"):
+            hands[seat] ^= BIT[action[8:]]
+        elif action == DRAW and not (state.options.rob_the_pack and seat == state.dealer):
+            stock = state.contract.stock
+            for card in stock[: at.count]:
+                hands[seat] |= BIT[card]
+            state = replace(state, contract=replace(state.contract, stock=stock[at.count :]))
+        elif action.startswith("take:"):
+            card = action[5:]
+            hands[seat] |= BIT[card]
+            stock = tuple(other for other in state.contract.stock if other != card)
+            state = replace(state, contract=replace(state.contract, stock=stock))
+        state = replace(state, hands=tuple(hands))
+        after = self.progress(state)
+        if after.step == "thrown_in":
+            return replace(state, thrown_in=True)
+        if at.step == "bid" and after.step == "call":
+            return replace(state, contract=Contract(after.holder, after.high, state.stock))
+        if after.step == "play":
+            contract: Contract = state.contract
+            leader = (contract.bidder + 1) % state.players
+            return replace(state, trick=Trick(leader=leader))
+        return state
+
+    def secret_word(self, call: str) -> str | None:
+        """A discard and a card taken from the stock are seen by their player alone."""
+        if call.startswith("take:"):
+            return "take"
+        return super().secret_word(call)
+
+    def discard_shown_after(self, state: DealState, seat: int) -> bool:
+        """The record gives every hand as dealt and the stock as drawn: what each seat discarded and
+        took follows from it and the cards played, so it is no secret once the deal is over."""
+        return True
+
+    def stock_shown(self, state: DealState) -> tuple[Card, ...]:
+        """The cards drawn from the top, in order; the rest (never drawn, or taken by name) in the
+        deck's order, since nobody saw how they lay."""
+        at = self.progress(state)
+        rob = state.options.rob_the_pack
+        top = 0
+        if at.step == "play":
+            top = at.drawn - (self._dealer_discards(state) if rob else 0)
+        return (*state.stock[:top], *sorted(state.stock[top:], key=INDEX.__getitem__))
+
+    def _dealer_discards(self, state: DealState) -> int:
+        return sum(
+            1
+            for call, caller in zip(state.calls, state.callers, strict=True)
+            if caller == state.dealer and call.startswith("discard")
+        )
+
+    # -- scoring -------------------------------------------------------------------
+
+    def deal_points(self, state: DealState) -> tuple[tuple[int, ...], int | None]:
+        """Each side's points (a bidding side short of its bid loses it; a made 30 scores 60) and the
+        side that reached 120, the bidding side counting first."""
+        if state.thrown_in:
+            return (0, 0), None
+        contract: Contract = state.contract
+        bidders = contract.bidder % 2
+        taken, high = self.trick_points(state)
+        points = [5 * tricks + (5 if high == side else 0) for side, tricks in enumerate(taken)]
+        made = points[bidders] >= contract.bid
+        if not made:
+            points[bidders] = -contract.bid
+        elif contract.bid == 30:
+            points[bidders] = 60
+        for side in (bidders, 1 - bidders):
+            if state.standing[side] + points[side] >= TARGET:
+                return tuple(points), side
+        return tuple(points), None
+
+    def deal_outcome(self, state: DealState) -> dict[str, Any]:
+        contract: Contract = state.contract
+        taken, high = self.trick_points(state)
+        points, winner = self.deal_points(state)
+        return {
+            "bidder": contract.bidder,
+            "bid": contract.bid,
+            "trump": state.trump,
+            "tricks_won": list(taken),
+            "high_trump": high,
+            "made": points[contract.bidder % 2] >= 0,
+            "points": list(points),
+            "scores": [have + got for have, got in zip(state.standing, points, strict=True)],
+            "winner": winner,
+        }
+
+    # -- words for the table ---------------------------------------------------------
+
+    def action_text(self, action: str, view: SeatView) -> tuple[Text, Text | None]:
+        at = self.progress(view)
+        if action == PASS:
+            return Text(gettext_noop("Pass")), None
+        if action.startswith("bid:"):
+            bid = int(action[4:])
+            label = Text(gettext_noop("Bid %(count)d"), (("count", bid),))
+            if bid == 30:
+                return label, Text(gettext_noop("Your side must take all 30 points (it then scores 60), or lose 30."))
+            return label, Text(
+                gettext_noop("Your side must take at least %(count)d of the 30 points, or lose %(count)d."),
+                (("count", bid),),
+            )
+        if action == HOLD:
+            return Text(gettext_noop("Hold %(count)d"), (("count", at.high),)), Text(
+                gettext_noop("As the dealer, take the bid at %(count)d; the others may bid again."),
+                (("count", at.high),),
+            )
+        if action.startswith("call:"):
+            return Text(gettext_noop("Call %(suit)s"), (("suit", SuitName(action[5:])),)), None
+        if action.startswith("discard:"):
+            return Text(gettext_noop("Discard %(card)s"), (("card", CardName(action[8:])),)), None
+        if action == DRAW:
+            if not at.count:
+                return Text(gettext_noop("Keep my cards")), None
+            return Text(gettext_noop("Draw %(count)s"), (("count", Count(at.count, *CARD_COUNT)),)), None
+        return Text(gettext_noop("Take %(card)s"), (("card", CardName(action[5:])),)), None
+
+    def call_said(self, deal: DealState | SeatView, index: int) -> Text:
+        call = deal.calls[index]
+        if call == PASS:
+            return Text(gettext_noop("%(name)s passes."))
+        if call.startswith("bid:"):
+            return Text(gettext_noop("%(name)s bids %(count)d."), (("count", int(call[4:])),))
+        if call == HOLD:
+            high = progress(deal.players, deal.dealer, False, tuple(deal.calls[:index])).high
+            return Text(gettext_noop("%(name)s holds at %(count)d."), (("count", high),))
+        if call.startswith("call:"):
+            return Text(gettext_noop("%(name)s names %(suit)s trump."), (("suit", SuitName(call[5:])),))
+        if call.startswith("discard:"):
+            return Text(gettext_noop("%(name)s discards %(card)s."), (("card", CardName(call[8:])),))
+        if call.startswith("discard"):
+            return Text(gettext_noop("%(name)s discards a card face down."))
+        if call == DRAW:
+            count = 0
+            while index - count - 1 >= 0 and deal.calls[index - count - 1].startswith("discard"):
+                count += 1
+            if not count:
+                return Text(gettext_noop("%(name)s keeps their cards."))
+            return Text(gettext_noop("%(name)s draws %(count)s."), (("count", Count(count, *CARD_COUNT)),))
+        if call.startswith("take:"):
+            return Text(gettext_noop("%(name)s takes %(card)s from the stock."), (("card", CardName(call[5:])),))
+        return Text(gettext_noop("%(name)s takes a card from the stock."))
+
+    def auction_prompt(self, view: SeatView) -> Text:
+        at = self.progress(view)
+        if at.step == "bid":
+            if view.actions == (PASS,):
+                if at.high:
+                    return Text(
+                        gettext_noop("%(name)s holds the top bid, %(count)d: you can only pass."),
+                        (("name", SeatName(at.holder)), ("count", at.high)),
+                    )
+                return Text(gettext_noop("You can only pass."))
+            floor = ""
+            if self.floor(view, view.seat) == FLOOR_BID:
+                floor = Text(gettext_noop("Your side has 100 or more: no bid below 20."))
+            if not at.high:
+                return Text(gettext_noop("Bid for the right to name trump, or pass? %(floor)s"), (("floor", floor),))
+            if HOLD in view.actions:
+                return Text(
+                    gettext_noop("%(name)s bids %(count)d: hold it as the dealer, bid higher, or pass? %(floor)s"),
+                    (("name", SeatName(at.holder)), ("count", at.high), ("floor", floor)),
+                )
+            return Text(
+                gettext_noop("%(name)s holds the top bid, %(count)d: bid higher, or pass? %(floor)s"),
+                (("name", SeatName(at.holder)), ("count", at.high), ("floor", floor)),
+            )
+        if at.step == "call":
+            return Text(gettext_noop("You won the bidding at %(count)d: name trump."), (("count", at.high),))
+        if at.step == "draw":
+            left = len(view.contract.stock) - at.count
+            return Text(
+                gettext_noop(
+                    "Trump is %(suit)s. Discard the cards you do not want, face down, then draw as many "
+                    "(the stock has %(count)s)."
+                ),
+                (("suit", SuitName(view.trump)), ("count", Count(left + at.count, *CARD_COUNT))),
+            )
+        return Text(
+            gettext_noop("You rob the pack: take %(count)s from the stock, any you like."),
+            (("count", Count(at.count, *CARD_COUNT)),),
+        )
+
+    def contract_facts(self, view: SeatView) -> tuple[Text, ...]:
+        at = self.progress(view)
+        if at.step == "bid":
+            if not at.high:
+                return ()
+            return (
+                Text(
+                    gettext_noop("Top bid: %(count)d, held by %(name)s."),
+                    (("count", at.high), ("name", SeatName(at.holder))),
+                ),
+            )
+        contract: Contract = view.contract
+        return (
+            Text(
+                gettext_noop("%(name)s won the bidding at %(count)d."),
+                (("name", SeatName(contract.bidder)), ("count", contract.bid)),
+            ),
+        )
+
+    def match_facts(self, match) -> tuple[Text, ...]:
+        return self.side_facts(match)
+
+    def table_areas(self, state: DealState, seen: SeatView) -> tuple:
+        if state.is_over:
+            return ()
+        return (Area("pile", "stock", Text(gettext_noop("Stock")), count=len(self.stock_left(state)), beside=True),)
+
+    def deal_result(self, deal: DealState) -> Text:
+        if deal.thrown_in:
+            return Text(gettext_noop("Everyone passed: deal %(number)d is thrown in, the next player deals."))
+        contract: Contract = deal.contract
+        points, _ = self.deal_points(deal)
+        bidders = contract.bidder % 2
+        params = (
+            ("side", self.side_name(deal, bidders)),
+            ("count", contract.bid),
+            ("points", Count(points[bidders], *POINTS)),
+            ("lost", Count(contract.bid, *POINTS)),
+            ("others", self.side_name(deal, 1 - bidders)),
+            ("other_points", Count(points[1 - bidders], *POINTS)),
+        )
+        if points[bidders] < 0:
+            return Text(
+                gettext_noop(
+                    "Deal %(number)d: %(side)s bid %(count)d and fell short, losing %(lost)s; "
+                    "%(others)s score %(other_points)s."
+                ),
+                params,
+            )
+        return Text(
+            gettext_noop(
+                "Deal %(number)d: %(side)s bid %(count)d and made it, scoring %(points)s; "
+                "%(others)s score %(other_points)s."
+            ),
+            params,
+        )
+
+    # -- computer players ------------------------------------------------------------
+
+    def bot_call_state(self, state: DealState) -> str:
+        """Bid what the hand's best suit is worth with a partner's help, the dealer holding on a bit
+        less; call that suit; discard every card but trumps and plain kings; take the best trumps."""
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        seat = state.to_act
+        hand = state.hand(seat)
+        at = self.progress(state)
+        if at.step == "bid":
+            # my tricks, a partner's share, and the draw's help; each trick is 5 and the top trump 5 more
+            strength = max(hand_strength(hand, suit) for suit in "SHDC")
+            limit = 5 * int(strength + 1.0 + (0.4 if len(state.seats) == 4 else 0.2))
+            if HOLD in actions and at.high <= limit:
+                return HOLD
+            bids = [action for action in actions if action.startswith("bid:") and int(action[4:]) <= limit]
+            return bids[0] if bids else PASS
+        if at.step == "call":
+            return f"call:{best_suit(hand)}"
+        trump = state.contract.trump
+        if at.step == "draw":
+            junk = [card for card in hand if discard_value(card, trump) < 150]
+            discards = [action for action in actions if action.startswith("discard:") and action[8:] in junk]
+            if discards:
+                return min(discards, key=lambda action: discard_value(action[8:], trump))
+            return DRAW
+        return max(actions, key=lambda action: discard_value(action[5:], trump))
+
+
+AUCTION_FORTY_FIVE = AuctionFortyFive()
