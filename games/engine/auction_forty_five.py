@@ -45,11 +45,10 @@ class AuctionFortyFiveOptions:
 
 @dataclass(frozen=True, slots=True)
 class Contract:
-    """What the auction settled, and the stock left for the draw (top first)."""
+    """What the auction settled (public: the stock's cards are never in it)."""
 
     bidder: int
     bid: int
-    stock: tuple[Card, ...]
     trump: str | None = None
 
 
@@ -62,6 +61,7 @@ class Progress:
     high: int = 0  # the highest bid so far (0: none yet)
     holder: int | None = None  # who holds it
     drawn: int = 0  # cards gone from the stock so far
+    top: int = 0  # of them, drawn from the top (the others were taken by name, robbing the pack)
     count: int = 0  # "draw": cards the seat has discarded this turn; "take": takes still owed
 
 
@@ -92,14 +92,14 @@ def progress(players: int, dealer: int, rob: bool, calls: tuple[str, ...]) -> Pr
     if i == len(calls):
         return Progress("call", holder, high, holder)
     i += 1
-    drawn = 0
+    drawn = top = 0
     for step in range(1, players + 1):
         seat = (dealer + step) % players
         discarded = 0
         while i < len(calls) and calls[i].startswith("discard"):
             discarded, i = discarded + 1, i + 1
         if i == len(calls):
-            return Progress("draw", seat, high, holder, drawn, discarded)
+            return Progress("draw", seat, high, holder, drawn, top, discarded)
         i += 1  # the draw
         if rob and seat == dealer and discarded:
             taken = 0
@@ -107,10 +107,11 @@ def progress(players: int, dealer: int, rob: bool, calls: tuple[str, ...]) -> Pr
                 taken, i = taken + 1, i + 1
             drawn += taken
             if taken < discarded:
-                return Progress("take", seat, high, holder, drawn, discarded - taken)
+                return Progress("take", seat, high, holder, drawn, top, discarded - taken)
         else:
             drawn += discarded
-    return Progress("play", None, high, holder, drawn)
+            top += discarded
+    return Progress("play", None, high, holder, drawn, top)
 
 
 class AuctionFortyFive(FortyFives):
@@ -170,7 +171,13 @@ class AuctionFortyFive(FortyFives):
         return FLOOR_BID if state.standing[seat % 2] >= HIGH_FLOOR else BIDS[0]
 
     def stock_left(self, state: DealState) -> tuple[Card, ...]:
-        return state.contract.stock if state.contract is not None else state.stock
+        """The stock now: below the cards drawn from the top, less those the dealer took by name."""
+        taken = {call[5:] for call in state.calls if call.startswith("take:")}
+        return tuple(card for card in state.stock[self.progress(state).top :] if card not in taken)
+
+    def stock_count(self, state: DealState | SeatView) -> int:
+        """How many cards the stock holds now (everyone may know it)."""
+        return 52 - CARDS_EACH * state.players - self.progress(state).drawn
 
     def legal_actions(self, state: DealState) -> list[str]:
         if state.is_over:
@@ -186,7 +193,7 @@ class AuctionFortyFive(FortyFives):
         if at.step == "call":
             return [f"call:{suit}" for suit in "SHDC"]
         if at.step == "draw":
-            more = at.count < len(self.stock_left(state))
+            more = at.count < self.stock_count(state)
             return [*(f"discard:{card}" for card in state.hand(at.seat) if more), DRAW]
         return [f"take:{card}" for card in sorted(self.stock_left(state), key=INDEX.__getitem__)]
 
@@ -199,6 +206,7 @@ class AuctionFortyFive(FortyFives):
             )
         at = self.progress(state)
         seat = at.seat
+        stock = self.stock_left(state)
         state = replace(state, calls=(*state.calls, action))
         hands = list(state.hands)
         if at.step == "call":
@@ -206,21 +214,16 @@ class AuctionFortyFive(FortyFives):
         elif action.startswith("discard:"):
             hands[seat] ^= BIT[action[8:]]
         elif action == DRAW and not (state.options.rob_the_pack and seat == state.dealer):
-            stock = state.contract.stock
             for card in stock[: at.count]:
                 hands[seat] |= BIT[card]
-            state = replace(state, contract=replace(state.contract, stock=stock[at.count :]))
         elif action.startswith("take:"):
-            card = action[5:]
-            hands[seat] |= BIT[card]
-            stock = tuple(other for other in state.contract.stock if other != card)
-            state = replace(state, contract=replace(state.contract, stock=stock))
+            hands[seat] |= BIT[action[5:]]
         state = replace(state, hands=tuple(hands))
         after = self.progress(state)
         if after.step == "thrown_in":
             return replace(state, thrown_in=True)
         if at.step == "bid" and after.step == "call":
-            return replace(state, contract=Contract(after.holder, after.high, state.stock))
+            return replace(state, contract=Contract(after.holder, after.high))
         if after.step == "play":
             contract: Contract = state.contract
             leader = (contract.bidder + 1) % state.players
@@ -241,19 +244,25 @@ class AuctionFortyFive(FortyFives):
     def stock_shown(self, state: DealState) -> tuple[Card, ...]:
         """The cards drawn from the top, in order; the rest (never drawn, or taken by name) in the
         deck's order, since nobody saw how they lay."""
-        at = self.progress(state)
-        rob = state.options.rob_the_pack
-        top = 0
-        if at.step == "play":
-            top = at.drawn - (self._dealer_discards(state) if rob else 0)
+        top = self.progress(state).top
         return (*state.stock[:top], *sorted(state.stock[top:], key=INDEX.__getitem__))
 
-    def _dealer_discards(self, state: DealState) -> int:
-        return sum(
-            1
-            for call, caller in zip(state.calls, state.callers, strict=True)
-            if caller == state.dealer and call.startswith("discard")
-        )
+    def known_gone(self, seen: SeatView) -> tuple[Card, ...]:
+        """Besides the viewer's own discards, the stock itself while the viewer robs the pack."""
+        return (*super().known_gone(seen), *self._stock_seen(seen))
+
+    def _stock_seen(self, seen: SeatView) -> tuple[Card, ...]:
+        return tuple(action[5:] for action in seen.actions if action.startswith("take:"))
+
+    def world(self, seen: SeatView, hands: list[list[Card]], rest: list[Card]) -> DealState:
+        """The stock as the viewer cannot tell it from the true one: the cards it holds now below as
+        many drawn from the top (which nobody will read again)."""
+        left = self.stock_count(seen)
+        stock = self._stock_seen(seen) or tuple(rest[:left])
+        gone = rest[left:] if not self._stock_seen(seen) else rest
+        drawn = (*gone, *(card for hand in hands for card in hand), *stock)[: self.progress(seen).top]
+        state = super().world(seen, hands, list(gone))
+        return replace(state, stock=(*drawn, *stock))
 
     # -- scoring -------------------------------------------------------------------
 
@@ -375,13 +384,13 @@ class AuctionFortyFive(FortyFives):
         if at.step == "call":
             return Text(gettext_noop("You won the bidding at %(count)d: name trump."), (("count", at.high),))
         if at.step == "draw":
-            left = len(view.contract.stock) - at.count
+            left = self.stock_count(view)
             return Text(
                 gettext_noop(
                     "Trump is %(suit)s. Discard the cards you do not want, face down, then draw as many "
                     "(the stock has %(count)s)."
                 ),
-                (("suit", SuitName(view.trump)), ("count", Count(left + at.count, *CARD_COUNT))),
+                (("suit", SuitName(view.trump)), ("count", Count(left, *CARD_COUNT))),
             )
         return Text(
             gettext_noop("You rob the pack: take %(count)s from the stock, any you like."),
@@ -413,7 +422,7 @@ class AuctionFortyFive(FortyFives):
     def table_areas(self, state: DealState, seen: SeatView) -> tuple:
         if state.is_over:
             return ()
-        return (Area("pile", "stock", Text(gettext_noop("Stock")), count=len(self.stock_left(state)), beside=True),)
+        return (Area("pile", "stock", Text(gettext_noop("Stock")), count=self.stock_count(state), beside=True),)
 
     def deal_result(self, deal: DealState) -> Text:
         if deal.thrown_in:

@@ -257,10 +257,8 @@ class FortyFive(FortyFives):
 
     def known_gone(self, seen: SeatView) -> tuple[Card, ...]:
         """The turned card, left on the table; the viewer's own card put away."""
-        gone = [call[8:] for call in seen.calls if call.startswith("discard:")]
-        if self.robbed_by(seen) is None:
-            gone.append(seen.upcard)
-        return tuple(gone)
+        gone = super().known_gone(seen)
+        return gone if self.robbed_by(seen) is not None else (*gone, seen.upcard)
 
 
 FORTY_FIVE = FortyFive()

@@ -217,8 +217,9 @@ class FortyFives(SidesGame):
         return {}
 
     def known_gone(self, seen: SeatView) -> tuple[Card, ...]:
-        """Cards out of play that the viewer has seen (its own discards, a card turned up and left)."""
-        return ()
+        """Cards in no hand that the viewer has seen: its own discards (and a game's own, such as a
+        turned card left on the table)."""
+        return tuple(call[8:] for call in seen.calls if call.startswith("discard:"))
 
     def world(self, seen: SeatView, hands: list[list[Card]], rest: list[Card]) -> DealState:
         """A whole deal with these hands now; ``rest`` are the cards in no hand, shuffled."""
