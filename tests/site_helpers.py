@@ -8,8 +8,10 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
+from games.engine.records import replay
 from games.engine.tricks.deal import ACTION_WORDS
-from games.models import GameSession, Seat
+from games.history import session_export
+from games.models import Deal, GameSession, Seat
 from games.records import deal_state
 from games.selectors import table_snapshot, table_view
 from games.table_html import table_html
@@ -81,13 +83,13 @@ def history_pages(session: GameSession, step: int) -> dict:
     return {"page": page, "exported": exported, "replay": replayed.status_code, "board": board}
 
 
-def table_with(host, game: str, options: dict, seats: int, people=(), computers=()) -> GameSession:
-    """A waiting table of ``game`` with ``people`` (user, position) seated and easy computers at ``computers``."""
+def table_with(host, game: str, options: dict, seats: int, people=(), computers=(), level="easy") -> GameSession:
+    """A waiting table of ``game`` with ``people`` (user, position) seated and computers at ``computers``."""
     session = services.table_create(host=host, seats=seats, game=game, options=options)
     for user, position in people:
         services.seat_take(session_id=session.pk, user=user, position=position)
     for position in computers:
-        services.computer_add(session_id=session.pk, user=host, position=position, level="easy")
+        services.computer_add(session_id=session.pk, user=host, position=position, level=level)
     return session
 
 
@@ -99,3 +101,60 @@ def table_page(session: GameSession, user) -> tuple[str, object]:
 
 def current_deal(session: GameSession):
     return deal_state(session.deals.order_by("-number").first())
+
+
+def hidden_from(state, seat: int) -> set[str]:
+    """What ``seat`` may not see: other hands, other seats' discards and cards taken, and the stock
+    not turned up (the seat's own cards, played cards, turn-ups and an upcard aside)."""
+    hidden = {card for other in range(state.players) if other != seat for card in state.hand(other)}
+    hidden |= {call.split(":")[1] for call in state.calls if call.startswith(("discard:", "take:"))}
+    hidden |= set(state.stock)
+    own = set(state.hand(seat)) | set(state.dealt[seat])
+    own |= {
+        call.split(":")[1] for call, who in zip(state.calls, state.callers, strict=True) if who == seat and ":" in call
+    }
+    played = {card for trick in (*state.tricks, state.trick) if trick for card in trick.cards}
+    public = set(getattr(state.contract, "turned", ())) | ({state.upcard} if state.upcard else set())
+    return hidden - own - played - public
+
+
+def play_to_the_end(session, people: dict, rng: random.Random, look=None, choose=None) -> None:
+    """Every person acts by a button or card their page offers until the session is over; each page
+    shows no card its viewer may not see, and a button for exactly each legal action. A person
+    acts at random, or as ``choose(state, rng)`` says (random bids may keep a session from ending)."""
+    while True:
+        services.computers_play_all(session_id=session.pk, rng=rng)
+        session.refresh_from_db()
+        if session.status != GameSession.Status.PLAYING:
+            return
+        state = current_deal(session)
+        for seat, user in people.items():
+            html, table = table_page(session, user)
+            for card in hidden_from(state, seat):
+                assert f'data-card="{card}"' not in html
+                assert f"discard:{card}" not in html
+            if look:
+                look(state, html, table)
+        user = people[state.to_act]
+        html, table = table_page(session, user)
+        legal = state.legal_actions()
+        if state.trick is None:
+            assert sorted(choice.action for choice in table.choices) == sorted(legal)
+            assert all(choice.label for choice in table.choices)
+        else:
+            assert not table.choices
+            assert {card.card for card in table.hand if card.legal} == set(legal)
+        action = rng.choice(legal) if choose is None else choose(state, rng)
+        services.action_take(session_id=session.pk, user=user, action=action, seen_seq=session.seq, rng=rng)
+
+
+def exports_replay(session, rules) -> None:
+    finished = [deal_state(deal) for deal in session.deals.order_by("number")]
+    for record, state in zip(session_export(session), finished, strict=True):
+        assert replay(record)["result"] == rules.replay_outcome(None, state)["result"]
+    client = Client()
+    assert client.get(reverse("session", args=[session.pk])).status_code == 200
+    for deal in Deal.objects.filter(session=session):
+        moves = deal.plays.count()
+        for step in (0, moves // 2, moves):
+            assert client.get(reverse("deal_replay", args=[deal.pk]) + f"?step={step}").status_code == 200

@@ -57,6 +57,8 @@ class GenericSampler:
         if len(actions) == 1:
             return actions[0]
         game = get_game(view.game)
+        if self.thumb and game.thumb_decides(view):
+            return game.rule_of_thumb(game.resample(view, self.rng))
         seat = view.viewer
         totals = dict.fromkeys(actions, 0.0)
         for _ in range(self.worlds):
@@ -91,8 +93,10 @@ def legal(view: View) -> list[str]:
 def generic_player(kind: str, rng: random.Random, game: str) -> GenericRandom | GenericThumb | GenericSampler:
     if kind == "easy":
         return GenericRandom(rng)
-    if get_game(game).has_rule_of_thumb:
-        return GenericThumb(rng) if kind == "medium" else GenericSampler(rng, worlds=THUMB_WORLDS, thumb=True)
+    rules = get_game(game)
+    if rules.has_rule_of_thumb:
+        worlds = rules.thumb_worlds or THUMB_WORLDS
+        return GenericThumb(rng) if kind == "medium" else GenericSampler(rng, worlds=worlds, thumb=True)
     if kind == "medium":
         return GenericSampler(rng, worlds=8)
     return GenericSampler(rng, worlds=24, playouts=2)

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .cards import BIT, INDEX, Card
-from .forty_fives import FortyFives, best_suit, discard_value, hand_strength
+from .forty_fives import TRUMPS, FortyFives, best_suit, discard_value, hand_strength, is_trump
 from .game import Area, CardName, Count, IllegalPlay, InvalidDeal, SeatName, SuitName, Text
 from .options import Option, gettext_noop, ngettext_noop
 from .tricks.deal import DealState, Trick
@@ -166,6 +166,11 @@ class AuctionFortyFive(FortyFives):
     def auction_to_act(self, state: DealState) -> int | None:
         return self.progress(state).seat
 
+    def callers(self, state: DealState) -> tuple[int, ...]:
+        """From the calls alone (each prefix is read once and remembered), with no state copied."""
+        calls, rob = state.calls, state.options.rob_the_pack
+        return tuple(progress(state.players, state.dealer, rob, calls[:i]).seat for i in range(len(calls)))
+
     def floor(self, state: DealState | SeatView, seat: int) -> int:
         """The lowest bid or hold the seat's side may make (20 for a side at 100 or more)."""
         return FLOOR_BID if state.standing[seat % 2] >= HIGH_FLOOR else BIDS[0]
@@ -250,6 +255,14 @@ class AuctionFortyFive(FortyFives):
     def known_gone(self, seen: SeatView) -> tuple[Card, ...]:
         """Besides the viewer's own discards, the stock itself while the viewer robs the pack."""
         return (*super().known_gone(seen), *self._stock_seen(seen))
+
+    def likely(self, seen: SeatView) -> dict[int, tuple[int, int]]:
+        """Once the draw is over the bidder, who named trump and drew to it, holds three trumps or so."""
+        contract: Contract | None = seen.contract
+        if seen.trick is None or contract is None or contract.bidder == seen.seat:
+            return {}
+        played = sum(is_trump(card, seen.trump) for card in seen.played[contract.bidder])
+        return {contract.bidder: (TRUMPS[seen.trump], max(0, 3 - played))}
 
     def _stock_seen(self, seen: SeatView) -> tuple[Card, ...]:
         return tuple(action[5:] for action in seen.actions if action.startswith("take:"))

@@ -71,6 +71,7 @@ class FortyFives(SidesGame):
     """The family's deck, trump ladder, following rule and sides; a game adds its auction and scoring."""
 
     packets = (3, 2)
+    lowest_score = -(10**9)  # a side that keeps failing its bids has no floor
     counts_tricks = True
     bots_count_tricks = True  # a deal is worth points, not one trick
 
@@ -182,6 +183,12 @@ class FortyFives(SidesGame):
     # -- computer players ------------------------------------------------------------
 
     win_bonus = 30.0
+    thumb_worlds = 32  # five-card deals play out fast: more worlds, less noise
+
+    def thumb_decides(self, view: View) -> bool:
+        """Bids, holds and the call: the worlds would deal the bidders' strong hands at random."""
+        auction = ("bid:", "call:", "hold")
+        return view.detail.trick is None and any(action.startswith(auction) for action in view.actions)
 
     def rule_of_thumb(self, state: DealState) -> str:
         """A sound action for the seat to act, reading only its own hand and what is public."""
@@ -205,7 +212,7 @@ class FortyFives(SidesGame):
         need = [
             0 if seat == seen.seat else seen.hand_sizes[seat] - len(held.get(seat, ())) for seat in range(seen.players)
         ]
-        hands, rest = deal_unseen(need, pool, self.barred(seen), rng)
+        hands, rest = deal_unseen(need, pool, self.barred(seen), rng, self.likely(seen))
         for seat, cards in held.items():
             hands[seat] += cards
         if seen.seat is not None:
@@ -214,6 +221,10 @@ class FortyFives(SidesGame):
 
     def known_held(self, seen: SeatView) -> dict[int, list[Card]]:
         """Cards the viewer knows another seat holds now (a robbed card not yet played)."""
+        return {}
+
+    def likely(self, seen: SeatView) -> dict[int, tuple[int, int]]:
+        """Cards a seat probably holds, as (mask, how many of them): dealt to it first in a world."""
         return {}
 
     def known_gone(self, seen: SeatView) -> tuple[Card, ...]:
@@ -266,10 +277,17 @@ class FortyFives(SidesGame):
 
 
 def deal_unseen(
-    need: list[int], pool: list[Card], barred: dict[int, int], rng: random.Random, tries: int = 50
+    need: list[int],
+    pool: list[Card],
+    barred: dict[int, int],
+    rng: random.Random,
+    likely: dict[int, tuple[int, int]] | None = None,
+    tries: int = 50,
 ) -> tuple[list[list[Card]], list[Card]]:
     """``need[seat]`` cards to each seat from ``pool``, none it is barred from (the most barred
-    seats served first; dealt again when stuck, at worst freely); the hands and the cards left."""
+    seats served first; dealt again when stuck, at worst freely), a seat's ``likely`` cards first;
+    the hands and the cards left."""
+    likely = likely or {}
     order = sorted(range(len(need)), key=lambda seat: -barred.get(seat, 0).bit_count())
     for attempt in range(tries + 1):
         left = list(pool)
@@ -281,6 +299,10 @@ def deal_unseen(
             fits = [card for card in left if not BIT[card] & mask]
             if len(fits) < need[seat]:
                 break
+            if seat in likely and not free:
+                wanted, count = likely[seat]
+                first = [card for card in fits if BIT[card] & wanted][:count]
+                fits = first + [card for card in fits if card not in first]
             hands[seat] = fits[: need[seat]]
             taken = set(hands[seat])
             left = [card for card in left if card not in taken]

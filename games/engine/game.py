@@ -398,6 +398,13 @@ class Game:
     # strong player's play-outs have every seat follow it instead of playing at random.
     has_rule_of_thumb: ClassVar[bool] = False
 
+    thumb_worlds: ClassVar[int | None] = None  # worlds per action for that strong player (None: its default)
+
+    def thumb_decides(self, view: View) -> bool:
+        """Whether the strong player leaves this decision to the rule of thumb: worlds dealt at random
+        know nothing of what a bid said of a hand, so sampling them may bid worse than the rule."""
+        return False
+
     def rule_of_thumb(self, state: State) -> str:
         """A sound action for the seat to act in ``state``, reading only that seat's own hand and
         what is public (so it may run on a sampled world)."""

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -133,7 +134,7 @@ def seats_said(rules: Game) -> str:
         message = ngettext("A table has %(low)d to %(high)d seat.", "A table has %(low)d to %(high)d seats.", high)
         return message % {"low": low, "high": high}
     return ngettext("This game is played at %(counts)s seat.", "This game is played at %(counts)s seats.", high) % {
-        "counts": ", ".join(str(count) for count in choices)
+        "counts": get_text_list([str(count) for count in choices], _("or"))
     }
 
 

@@ -15,9 +15,8 @@ from games import services
 from games.engine import get_game
 from games.engine.records import replay
 from games.history import _rivals, session_export
-from games.models import Deal, GameSession, Standing
-from games.records import deal_state
-from tests.site_helpers import current_deal, table_page, table_with
+from games.models import GameSession, Standing
+from tests.site_helpers import exports_replay, play_to_the_end, table_with
 
 pytestmark = pytest.mark.django_db
 
@@ -26,59 +25,6 @@ pytestmark = pytest.mark.django_db
 def in_english():
     with translation.override("en"):
         yield
-
-
-def _hidden_from(state, seat: int) -> set[str]:
-    """What ``seat`` may not see: other hands, other seats' discards, and the stock not turned up
-    (the seat's own cards, played cards and turn-ups aside)."""
-    hidden = {card for other in range(state.players) if other != seat for card in state.hand(other)}
-    hidden |= {call[8:] for call in state.calls if call.startswith("discard:")}
-    hidden |= set(state.stock)
-    own = set(state.hand(seat)) | set(state.dealt[seat])
-    own |= {call[8:] for call, who in zip(state.calls, state.callers, strict=True) if who == seat}
-    played = {card for trick in (*state.tricks, state.trick) if trick for card in trick.cards}
-    return hidden - own - played - set(getattr(state.contract, "turned", ()))
-
-
-def _play_to_the_end(session, people: dict, rng: random.Random, look=None) -> None:
-    """Every person acts by a button or card their page offers until the session is over; each page
-    shows no card its viewer may not see, and a button for exactly each legal action."""
-    while True:
-        services.computers_play_all(session_id=session.pk, rng=rng)
-        session.refresh_from_db()
-        if session.status != GameSession.Status.PLAYING:
-            return
-        state = current_deal(session)
-        for seat, user in people.items():
-            html, table = table_page(session, user)
-            for card in _hidden_from(state, seat):
-                assert f'data-card="{card}"' not in html
-                assert f"discard:{card}" not in html
-            if look:
-                look(state, html, table)
-        user = people[state.to_act]
-        html, table = table_page(session, user)
-        legal = state.legal_actions()
-        if state.trick is None:
-            assert sorted(choice.action for choice in table.choices) == sorted(legal)
-            assert all(choice.label for choice in table.choices)
-        else:
-            assert not table.choices
-            assert {card.card for card in table.hand if card.legal} == set(legal)
-        action = rng.choice(legal)
-        services.action_take(session_id=session.pk, user=user, action=action, seen_seq=session.seq, rng=rng)
-
-
-def _exports_replay(session, rules) -> None:
-    finished = [deal_state(deal) for deal in session.deals.order_by("number")]
-    for record, state in zip(session_export(session), finished, strict=True):
-        assert replay(record)["result"] == rules.replay_outcome(None, state)["result"]
-    client = Client()
-    assert client.get(reverse("session", args=[session.pk])).status_code == 200
-    for deal in Deal.objects.filter(session=session):
-        moves = deal.plays.count()
-        for step in (0, moves // 2, moves):
-            assert client.get(reverse("deal_replay", args=[deal.pk]) + f"?step={step}").status_code == 200
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -98,7 +44,7 @@ def test_seven_up_in_partnerships_with_a_friend_against_two_computers(make_user,
         if table.last_deal:
             seen["result"] = table.last_deal
 
-    _play_to_the_end(session, {0: anna, 2: bo}, random.Random(seed), look)
+    play_to_the_end(session, {0: anna, 2: bo}, random.Random(seed), look)
     assert seen["turn-up"], seen
     assert seen["stock"], seen
     assert seen["result"].startswith("Deal ")
@@ -116,7 +62,7 @@ def test_seven_up_in_partnerships_with_a_friend_against_two_computers(make_user,
     assert all(m > 0 for m in moved) if 0 in winners else all(m < 0 for m in moved)
     assert "win the session as partners" in Client().get(reverse("session", args=[session.pk])).content.decode()
     assert "bo" not in [row["user__username"] for row in _rivals(anna)]  # a partner, not a rival
-    _exports_replay(session, rules)
+    exports_replay(session, rules)
 
 
 @pytest.mark.parametrize(("game", "players"), [("pitch", 4), ("smudge", 3), ("seven_up", 2)])
@@ -125,7 +71,7 @@ def test_a_table_against_computers_plays_to_the_end_and_the_first_to_seven_wins(
     rng = random.Random(players)
     session = table_with(anna, game, {}, players, computers=range(1, players))
     session = services.session_start(session_id=session.pk, user=anna, rng=rng)
-    _play_to_the_end(session, {0: anna}, rng)
+    play_to_the_end(session, {0: anna}, rng)
     rules = get_game(game)
     match = rules.match_from_record(session.match, players=players, options=rules.parse_options({}))
     assert len(match.winners) == 1
@@ -136,7 +82,7 @@ def test_a_table_against_computers_plays_to_the_end_and_the_first_to_seven_wins(
     else:
         assert match.points[winner] >= 7
     assert [seat.won for seat in session.seats.order_by("position")] == [p == winner for p in range(players)]
-    _exports_replay(session, rules)
+    exports_replay(session, rules)
 
 
 def test_partnerships_need_four_players_when_the_table_opens_and_when_it_starts(make_user):

@@ -121,7 +121,7 @@ class DealState:
     @property
     def callers(self) -> tuple[int, ...]:
         """Who made each call of the auction so far, in order (calls are public, so is this)."""
-        return tuple(self.rules.auction_to_act(replace(self, calls=self.calls[:i])) for i in range(len(self.calls)))
+        return self.rules.callers(self)
 
     def seat_after(self, seat: int, steps: int = 1) -> int:
         """The seat ``steps`` places clockwise among those dealt in."""
@@ -413,6 +413,10 @@ class TrickGame(Game):
     def auction_to_act(self, state: DealState) -> int | None:
         """Who acts while the deal's auction runs (``trick`` is None); games without one never ask."""
         return None
+
+    def callers(self, state: DealState) -> tuple[int, ...]:
+        """Who made each of the deal's calls, in order: who was to act before each."""
+        return tuple(self.auction_to_act(replace(state, calls=state.calls[:i])) for i in range(len(state.calls)))
 
     def replay_outcome(self, before: Any, state: DealState) -> dict[str, Any]:
         """What a replayed record prints after its tricks: here the winner (and what the game's
