@@ -540,6 +540,22 @@ def test_perft_by_hand():
     )
     assert two.returncode == 0, two.stderr
     assert two.stdout.strip().splitlines()[-1] == "10"
+    # The 7♣ turned, Anna holds the A♣: pass, then her 5 leads and Bo's answers (A♣: 3♣; J♦: K♦ Q♦ 3♣;
+    # K♣: 3♣; 2♠: 4♠ 3♣; 9♥: 8♥ 3♣) = 9; or rob, one of her 5 dealt cards put away, then 5 leads = 25.
+    rob = engine(
+        "perft",
+        "--game",
+        "forty_five",
+        "--dealer",
+        "1",
+        "--hands",
+        "AC,JD,KC,2S,9H/KD,QD,3C,4S,8H",
+        "--upcard",
+        "7C",
+        "--depth",
+        "3",
+    )
+    assert rob.stdout.strip().splitlines()[-1] == str(9 + 25)
 
 
 def test_robbing_the_pack_perft_by_hand():
