@@ -342,9 +342,9 @@ class AuctionFortyFive(FortyFives):
             if not at.count:
                 return Text(gettext_noop("Keep my cards")), None
             return Text(gettext_noop("Draw %(count)s"), (("count", Count(at.count, *CARD_COUNT)),)), None
-        return Text(gettext_noop("Take %(card)s"), (("card", CardName(action[5:])),)), None
+        return Text("%(card)s", (("card", CardName(action[5:])),)), None  # the prompt says "take"
 
-    def call_said(self, deal: DealState | SeatView, index: int) -> Text:
+    def call_said(self, deal: DealState | SeatView, index: int) -> Text | None:
         call = deal.calls[index]
         if call == PASS:
             return Text(gettext_noop("%(name)s passes."))
@@ -358,7 +358,7 @@ class AuctionFortyFive(FortyFives):
         if call.startswith("discard:"):
             return Text(gettext_noop("%(name)s discards %(card)s."), (("card", CardName(call[8:])),))
         if call.startswith("discard"):
-            return Text(gettext_noop("%(name)s discards a card face down."))
+            return None  # face down: the draw after it says how many
         if call == DRAW:
             count = 0
             while index - count - 1 >= 0 and deal.calls[index - count - 1].startswith("discard"):
@@ -368,7 +368,7 @@ class AuctionFortyFive(FortyFives):
             return Text(gettext_noop("%(name)s draws %(count)s."), (("count", Count(count, *CARD_COUNT)),))
         if call.startswith("take:"):
             return Text(gettext_noop("%(name)s takes %(card)s from the stock."), (("card", CardName(call[5:])),))
-        return Text(gettext_noop("%(name)s takes a card from the stock."))
+        return None  # a card taken face down: the dealer's draw said how many
 
     def auction_prompt(self, view: SeatView) -> Text:
         at = self.progress(view)

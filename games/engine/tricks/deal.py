@@ -393,9 +393,10 @@ class TrickGame(Game):
         needs saying. Games with an auction word their bids and calls."""
         return Text(action), None
 
-    def call_said(self, deal: DealState | SeatView, index: int) -> Text:
+    def call_said(self, deal: DealState | SeatView, index: int) -> Text | None:
         """The deal's ``index``-th bid or call (``deal.calls[index]``) as the table announces it
-        (``%(name)s`` is the seat that made it); the calls before it say what it meant."""
+        (``%(name)s`` is the seat that made it); the calls before it say what it meant. None: not
+        announced by itself (a later call says it: "Bo draws 2 cards")."""
         raise NotImplementedError(f"{self.name} has no auction")
 
     def auction_prompt(self, view: SeatView) -> Text:

@@ -140,13 +140,13 @@ def _areas(state: DealState, seen: SeatView) -> tuple[Area, ...]:
 
 
 def _log(state: DealState, seen: SeatView) -> tuple[Text, ...]:
-    """The bids and calls so far, as the table announced them (another seat's discard unnamed)."""
+    """The bids and calls so far, as the table announced them (another seat's discard unnamed, or
+    left out where the game says it in a later line)."""
     if not seen.calls:
         return ()
     rules = state.rules
-    return tuple(
-        _with_name(rules.call_said(seen, index), seat) for index, seat in enumerate(state.callers[: len(seen.calls)])
-    )
+    said = ((rules.call_said(seen, index), seat) for index, seat in enumerate(state.callers[: len(seen.calls)]))
+    return tuple(_with_name(text, seat) for text, seat in said if text is not None)
 
 
 def _with_name(text: Text, seat: int) -> Text:
