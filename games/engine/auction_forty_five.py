@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 PASS, HOLD, DRAW = "pass", "hold", "draw"
 BIDS = (5, 10, 15, 20, 25, 30)
-TARGET = 120
+WINNING_SCORE = 120
 HIGH_FLOOR = 100  # a side with this many points may not bid or hold below 20
 FLOOR_BID = 20
 CARDS_EACH = 5
@@ -124,7 +124,7 @@ class AuctionFortyFive(FortyFives):
     min_players = 4
     max_players = 6
     seat_counts = frozenset({4, 6})
-    target = TARGET
+    target = WINNING_SCORE
     uses_stock = True
 
     options_schema = (
@@ -294,7 +294,7 @@ class AuctionFortyFive(FortyFives):
         elif contract.bid == 30:
             points[bidders] = 60
         for side in (bidders, 1 - bidders):
-            if state.standing[side] + points[side] >= TARGET:
+            if state.standing[side] + points[side] >= WINNING_SCORE:
                 return tuple(points), side
         return tuple(points), None
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from .tricks.seat_view import SeatView
 
 ROB, PASS = "rob", "pass"
-TARGET = 45
+WINNING_SCORE = 45
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +53,7 @@ class FortyFive(FortyFives):
     min_players = 2
     max_players = 6
     seat_counts = frozenset({2, 4, 6})
-    target = TARGET
+    target = WINNING_SCORE
     opens_with_auction = False  # play begins at once when nobody may rob
 
     def parse_options(self, raw: Mapping[str, Any] | None) -> FortyFiveOptions:
@@ -152,7 +152,7 @@ class FortyFive(FortyFives):
         side = 0 if taken[0] >= 3 else 1
         points = [0, 0]
         points[side] = 10 if taken[side] == 5 else 5
-        winner = side if state.standing[side] + points[side] >= TARGET else None
+        winner = side if state.standing[side] + points[side] >= WINNING_SCORE else None
         return tuple(points), winner
 
     def deal_outcome(self, state: DealState) -> dict[str, Any]:

@@ -44,7 +44,7 @@ def plain_order(suit: str) -> tuple[Card, ...]:
 
 
 def _masks() -> tuple[dict[str, int], dict[str, int], dict[str, dict[Card, int]], dict[str, dict[Card, int]]]:
-    trumps, tops, power, above = {}, {}, {}, {}
+    trumps, tops, rank, above = {}, {}, {}, {}
     for trump in SUITS:
         order = trump_order(trump)
         trumps[trump] = sum(BIT[card] for card in order)
@@ -54,9 +54,9 @@ def _masks() -> tuple[dict[str, int], dict[str, int], dict[str, dict[Card, int]]
             if suit != trump:
                 plain = plain_order(suit)
                 ranks |= {card: 100 + len(plain) - place for place, card in enumerate(plain)}
-        power[trump] = ranks
+        rank[trump] = ranks
         above[trump] = {card: sum(BIT[higher] for higher in order[:place]) for place, card in enumerate(order)}
-    return trumps, tops, power, above
+    return trumps, tops, rank, above
 
 
 TRUMPS, TOP_TRUMPS, POWER, ABOVE = _masks()
@@ -88,9 +88,9 @@ class FortyFives(SidesGame):
     def card_power(self, card: Card, led: str, trump: str | None) -> int:
         if trump is None:  # before trump is known nothing takes a trick; ranks as in a plain suit
             return PLAIN.get(card, 0) if card[1] == led else 0
-        power = POWER[trump][card]
-        if power >= 200 or self.suit_in_play(card, trump) == led:
-            return power
+        rank = POWER[trump][card]
+        if rank >= 200 or self.suit_in_play(card, trump) == led:
+            return rank
         return 0
 
     def legal_mask(self, state: DealState) -> int:
@@ -175,9 +175,9 @@ class FortyFives(SidesGame):
         for trick in state.tricks:
             taken[side[trick.winner]] += 1
             for card in trick.cards:
-                power = POWER[state.trump][card]
-                if power >= 200 and power > best:
-                    best, high = power, side[trick.winner]
+                rank = POWER[state.trump][card]
+                if rank >= 200 and rank > best:
+                    best, high = rank, side[trick.winner]
         return tuple(taken), high
 
     # -- computer players ------------------------------------------------------------
@@ -234,12 +234,14 @@ class FortyFives(SidesGame):
 
     def world(self, seen: SeatView, hands: list[list[Card]], rest: list[Card]) -> DealState:
         """A whole deal with these hands now; ``rest`` are the cards in no hand, shuffled."""
-        dealt = tuple(tuple([*seen.played[seat], *hands[seat]][:5]) for seat in range(seen.players))
+        # Only the hands' size is read of what was dealt in a world: five each, padded with any cards.
+        filler = (*rest, *deck())
+        dealt = tuple((*seen.played[seat], *hands[seat], *filler)[:5] for seat in range(seen.players))
         return DealState(
             game=seen.game,
             options=self.parse_options(seen.options),
             dealer=seen.dealer,
-            dealt=tuple(hand if len(hand) == 5 else (*hand, *rest[: 5 - len(hand)]) for hand in dealt),
+            dealt=dealt,
             trump=seen.trump,
             hands=tuple(sum(BIT[card] for card in hand) for hand in hands),
             tricks=seen.tricks,
@@ -320,11 +322,11 @@ def thumb_card(game: FortyFives, state: DealState) -> Card:
     if len(legal) == 1:
         return legal[0]
     trump = state.trump
-    power = POWER[trump]
+    rank = POWER[trump]
     trick = state.trick
 
     def keep(card: Card) -> int:  # how much a card is worth keeping
-        return power[card] + (0 if power[card] >= 200 else -60)
+        return rank[card] + (0 if rank[card] >= 200 else -60)
 
     if not trick.cards:
         played = {card for t in state.tricks for card in t.cards}
@@ -336,7 +338,7 @@ def thumb_card(game: FortyFives, state: DealState) -> Card:
         if kings:
             return kings[0]
         if len(trumps) >= 3:
-            return max(trumps, key=power.__getitem__)
+            return max(trumps, key=rank.__getitem__)
         plain = [card for card in legal if not is_trump(card, trump)] or legal
         return min(plain, key=keep)
     led = game.suit_in_play(trick.cards[0], trump)
@@ -349,7 +351,7 @@ def thumb_card(game: FortyFives, state: DealState) -> Card:
     if order[best] in partners and (last or powers[best] >= 200 + 11):
         return min(legal, key=keep)
     if winners:
-        return min(winners, key=keep) if not last else min(winners, key=power.__getitem__)
+        return min(winners, key=keep) if not last else min(winners, key=rank.__getitem__)
     return min(legal, key=keep)
 
 
@@ -372,7 +374,7 @@ def best_suit(hand: list[Card]) -> str:
 
 def discard_value(card: Card, trump: str) -> int:
     """What a card is worth keeping after trump is known: trumps, then plain kings."""
-    power = POWER[trump][card]
-    if power >= 200:
-        return power
-    return 150 if card[0] == "K" else power - 100
+    rank = POWER[trump][card]
+    if rank >= 200:
+        return rank
+    return 150 if card[0] == "K" else rank - 100
