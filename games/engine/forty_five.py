@@ -222,7 +222,7 @@ class FortyFive(FortyFives):
         points, _ = self.deal_points(deal)
         side = 0 if points[0] else 1
         return Text(
-            gettext_noop("Deal %(number)d: %(side)s took %(tricks)s and score %(points)s."),
+            gettext_noop("Deal %(number)d: %(points)s to %(side)s for %(tricks)s."),
             (
                 ("side", self.side_name(deal, side)),
                 ("tricks", Count(taken[side], *ngettext_noop("%(count)d trick", "%(count)d tricks"))),
