@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import BIT, INDEX, Card
 from .forty_fives import TRUMPS, FortyFives, best_suit, discard_value, hand_strength, is_trump
-from .game import Area, CardName, Count, IllegalPlay, InvalidDeal, SeatName, SuitName, Text
+from .game import Area, CardName, CardNames, Count, IllegalPlay, InvalidDeal, SeatName, SuitName, Text
 from .options import Option, gettext_noop, ngettext_noop
 from .tricks.deal import DealState, Trick
 from .tricks.sides import POINTS
@@ -398,6 +398,15 @@ class AuctionFortyFive(FortyFives):
             return Text(gettext_noop("You won the bidding at %(count)d: name trump."), (("count", at.high),))
         if at.step == "draw":
             left = self.stock_count(view)
+            if at.count:  # the seat's own discards this turn, named to it alone
+                mine = tuple(call[8:] for call in view.calls[-at.count :])
+                return Text(
+                    gettext_noop(
+                        "Trump is %(suit)s. You have discarded %(cards)s face down: discard more, or draw as many "
+                        "(the stock has %(count)s)."
+                    ),
+                    (("suit", SuitName(view.trump)), ("cards", CardNames(mine)), ("count", Count(left, *CARD_COUNT))),
+                )
             return Text(
                 gettext_noop(
                     "Trump is %(suit)s. Discard the cards you do not want, face down, then draw as many "

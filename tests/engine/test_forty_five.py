@@ -326,6 +326,9 @@ def test_the_draw_goes_from_the_dealers_left_and_each_new_card_comes_from_the_to
     for card in ["2S", "3S"]:
         state = state.apply(f"discard:{card}")
     assert "discard:4S" in state.legal_actions()
+    prompt = state.view(1).prompt  # Bo's own discards are named to him alone
+    assert prompt.message.startswith("Trump is %(suit)s. You have discarded %(cards)s face down")
+    assert dict(prompt.params)["cards"].cards == ("2S", "3S")
     state = state.apply("draw")
     assert sorted(state.hand(1)) == sorted(["4S", "6S", "7S", "AS", "KS"])
     state = state.apply("discard:TH").apply("draw")  # Cleo gets the next card
