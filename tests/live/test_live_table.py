@@ -8,6 +8,7 @@ from channels.testing import WebsocketCommunicator
 
 from femkort_site.asgi import application
 from games import services
+from games.engine import get_game
 from games.models import Connection, GameSession, Play
 from tests.live_helpers import (
     DATA_CARD,
@@ -112,6 +113,61 @@ async def test_a_whole_session_over_websockets_never_shows_hidden_cards(players,
             leaked = set(DATA_CARD.findall(frame)) & hidden_at[seq][seat]
             assert not leaked, f"seat {seat} was shown {leaked} at seq {seq}"
     assert sum(len(frames) for frames in received.values()) > 4 * moves
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "options"),
+    [("auction_forty_five", 4, {"rob_the_pack": True}), ("forty_five", 2, {})],
+)
+async def test_a_forty_five_session_over_websockets_never_shows_hidden_cards_or_discards(
+    players, make_user, game, seats, options
+):
+    """Bids, holds, calls, discards, draws, takes and robs go over the socket like cards; no frame
+    shows a seat another hand, the stock, or another seat's discard or take while the deal runs."""
+    people = [*players, await database_sync_to_async(make_user)("dag")][:seats]
+    session = await start_table(people, game=game, options=options)
+    sockets = [await connect(session.pk, user) for user in people]
+    viewers = list(enumerate(sockets))
+    received = {seat: [] for seat, _ in viewers}
+    hidden = {}
+    moves = 0
+    while True:
+        session, state = await table_now(session.pk)
+        secret = {call.split(":")[1] for call in state.calls if call.startswith(("discard:", "take:"))}
+        hidden[session.seq] = {
+            seat: (hidden_from(state, seat) | set(state.stock) | secret) - _own(state, seat) for seat, _ in viewers
+        }
+        for seat, socket in viewers:
+            received[seat] += await frames_until(socket, session.seq)
+        if session.status != GameSession.Status.PLAYING or moves > 1500:
+            break
+        legal = state.legal_actions()  # the auction and the draw by the rule of thumb, so the session ends
+        action = get_game(game).rule_of_thumb(state) if state.trick is None else legal[moves % len(legal)]
+        await sockets[state.to_act].send_to(
+            text_data=json.dumps({"action": "play", "move": action, "seq": session.seq})
+        )
+        received[state.to_act] += await frames_until(sockets[state.to_act], session.seq + 1)
+        moves += 1
+    await close_all(sockets)
+    assert session.status == GameSession.Status.FINISHED
+    assert moves == await database_sync_to_async(Play.objects.count)()
+    for seat, frames in received.items():
+        for frame in frames:
+            seq = frame_seq(frame)
+            if seq is not None:
+                leaked = set(DATA_CARD.findall(frame)) & hidden[seq][seat]
+                assert not leaked, f"seat {seat} was shown {leaked} at seq {seq}"
+                assert not {f"discard:{card}" in frame for card in hidden[seq][seat]} - {False}
+
+
+def _own(state, seat: int) -> set[str]:
+    """What a seat may see of its own: its cards as dealt and now, its discards and takes; and the
+    cards played or turned up."""
+    calls = zip(state.calls, state.callers, strict=True)
+    own = set(state.dealt[seat]) | set(state.hand(seat))
+    own |= {call.split(":")[1] for call, who in calls if who == seat and ":" in call}
+    played = {card for trick in (*state.tricks, state.trick) if trick for card in trick.cards}
+    return own | played | ({state.upcard} if state.upcard else set())
 
 
 async def test_stale_and_double_sends_are_answered_and_never_applied_twice(players):
