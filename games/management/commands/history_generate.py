@@ -1,7 +1,8 @@
 """Generate a synthetic history (players, finished sessions, seats, deals, some plays) for benchmarks.
 
 Any registered game, through the game protocol: each session is its game's match, dealt and
-played at random to its end and settled as the game settles it; the actions of a sample of
+played at random to its end (bids and calls by the game's rule of thumb, where it has one) and
+settled as the game settles it; the actions of a sample of
 deals are stored (the others keep their setup and winner only, as a large site's old deals
 might)."""
 
@@ -19,6 +20,7 @@ from openskill.models import PlackettLuce
 
 from accounts.models import User
 from games.engine import GAMES
+from games.engine.cards import INDEX
 from games.models import Deal, GameSession, PeriodStanding, Play, Seat, Standing
 from games.records import seat_choices
 from games.services.standings import period_starts
@@ -141,7 +143,7 @@ class Command(BaseCommand):
                 dealer = state.view(None).dealer
                 actions = []
                 while not state.is_over:
-                    seat, action = state.to_act, rng.choice(state.legal_actions())
+                    seat, action = state.to_act, _action(rules, state, rng)
                     actions.append((seat, action))
                     state = state.apply(action, seat=seat)
                 outcome = state.outcome()
@@ -196,3 +198,12 @@ class Command(BaseCommand):
                     tally[1] += seat is winner_seat
         GameSession.objects.bulk_update(winners, ["winner", "match"], batch_size=BATCH)
         Seat.objects.bulk_update(seats, ["rating_after"], batch_size=BATCH)
+
+
+def _action(rules, state, rng: random.Random) -> str:
+    """A card at random; a bid or call by the game's rule of thumb where it has one (random bids
+    can keep a session from ever ending: in Auction Forty-Five they fail and scores only fall)."""
+    legal = state.legal_actions()
+    if rules.has_rule_of_thumb and not any(action in INDEX for action in legal):
+        return rules.rule_of_thumb(state)
+    return rng.choice(legal)
