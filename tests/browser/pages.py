@@ -35,6 +35,8 @@ class Player:
         self.page.goto(f"/?game={game}")
         if self.page.locator("#id_seats[type=number]").count():  # a game for one number of players has no choice
             self.page.fill("#id_seats", str(seats))
+        elif self.page.locator("select#id_seats").count():  # a game of some table sizes only (2, 4 or 6)
+            self.page.select_option("#id_seats", str(seats))
         self.page.select_option("#id_turn_seconds", clock)
         for name, value in options.items():
             if isinstance(value, bool):  # a checkbox
