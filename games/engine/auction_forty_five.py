@@ -153,9 +153,6 @@ class AuctionFortyFive(FortyFives):
             said.append(Text(gettext_noop("the dealer robs the pack")))
         return tuple(said)
 
-    def table_problem(self, players: int, options: Any) -> str | None:
-        return None
-
     # -- the auction and the draw ------------------------------------------------------
 
     def progress(self, state: DealState | SeatView) -> Progress:

@@ -190,15 +190,8 @@ class FortyFives(SidesGame):
         auction = ("bid:", "call:", "hold")
         return view.detail.trick is None and any(action.startswith(auction) for action in view.actions)
 
-    def rule_of_thumb(self, state: DealState) -> str:
-        """A sound action for the seat to act, reading only its own hand and what is public."""
-        if state.trick is None:
-            return self.bot_call_state(state)
+    def thumb_card(self, state: DealState) -> Card:
         return thumb_card(self, state)
-
-    def bot_call_state(self, state: DealState) -> str:
-        """The auction's rule of thumb (bid, hold, call, discard, draw, rob), from the seat's own hand."""
-        raise NotImplementedError
 
     def resample(self, view: View, rng: random.Random) -> DealState:
         """The deal with what the viewer cannot see dealt anew: the other hands (none holding what its

@@ -178,6 +178,21 @@ class SidesGame(AuctionGame):
 
     has_rule_of_thumb = True
 
+    def rule_of_thumb(self, state: DealState) -> str:
+        """A sound action for the seat to act, reading only its own hand and what is public: the
+        auction's (``bot_call_state``) before the first lead, then the family's card (``thumb_card``)."""
+        if state.trick is None:
+            return self.bot_call_state(state)
+        return self.thumb_card(state)
+
+    def bot_call_state(self, state: DealState) -> str:
+        """The auction's rule of thumb (bid, stand, discard, rob...), from the seat's own hand."""
+        raise NotImplementedError
+
+    def thumb_card(self, state: DealState) -> Card:
+        """The card the family's habits play."""
+        raise NotImplementedError
+
     def bot_value(self, state: DealState, seat: int) -> float:
         """This deal's points for the seat's side less the best other side's, and a win is worth more."""
         points, winner = self.deal_points(state)
