@@ -172,6 +172,10 @@ class CardView:
         return mark_safe(card_face(self.card))
 
     @property
+    def suit(self) -> str:
+        return self.card[1:]
+
+    @property
     def said(self) -> str:
         """The play in words, for the table's announcements."""
         return _("%(name)s plays the %(card)s.") % {"name": self.seat_name, "card": self.label.lower()}
@@ -280,6 +284,9 @@ class TableHeader:
         return area.cards[0] if area and area.cards else None
 
 
+MANY_CHOICES = 16  # more than this, and the choices that are not primary go in a list
+
+
 @dataclass(frozen=True)
 class ActionChoice:
     """A button for an action other than a card: what it says, and what it means."""
@@ -317,6 +324,19 @@ class TableView:
     header: TableHeader | None = None
     refusal: str = ""  # why a card of the hand that may not be played now is refused, said when one is tried
     server_now: int = 0  # milliseconds since the epoch, so the page's countdown ignores the viewer's clock
+
+    @property
+    def choices_listed(self) -> tuple[ActionChoice, ...]:
+        """Choices too many for buttons (a spread of chips), offered in a list; the primary ones stay buttons."""
+        if len(self.choices) <= MANY_CHOICES:
+            return ()
+        return tuple(choice for choice in self.choices if not choice.primary)
+
+    @property
+    def choice_buttons(self) -> tuple[ActionChoice, ...]:
+        if len(self.choices) <= MANY_CHOICES:
+            return self.choices
+        return tuple(choice for choice in self.choices if choice.primary)
 
     @property
     def choices_explained(self) -> bool:

@@ -140,7 +140,7 @@ class StopsState:
             raise ValueError("the deal is not over")
         return Outcome(values=tuple(float(g) for g in self.chips_won()), winners=(self.winner,))
 
-    def view(self, viewer: Viewer) -> View:
+    def view(self, viewer: Viewer, scores: tuple[int, ...] = ()) -> View:
         if viewer == EVERYONE and not self.is_over:
             raise HiddenCards("every hand is shown only once the deal is over")
         return _view(self, viewer, self)

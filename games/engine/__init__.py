@@ -5,21 +5,33 @@ from .cards import CARDS, RANKS, SUITS, Card, NotationError, parse_card
 from .euchre import EUCHRE, EuchreMatch, EuchreOptions
 from .femkort import FEMKORT, FemkortMatch, FemkortOptions
 from .forty_five import FORTY_FIVE
-from .game import IllegalPlay, InvalidDeal, Match
+from .game import Game, IllegalPlay, InvalidDeal, Match
 from .letzter_stich import LETZTER_STICH, LetzterStichMatch, LetzterStichOptions, settle_tokens
+from .michigan import MICHIGAN
 from .nap import NAP, NapMatch, NapOptions
 from .pitch import PITCH
 from .seven_up import SEVEN_UP
 from .smudge import SMUDGE_GAME
 from .tricks.deal import DealState, Trick, TrickGame
 
-GAMES: dict[str, TrickGame] = {
+GAMES: dict[str, Game] = {
     game.name: game
-    for game in (FEMKORT, LETZTER_STICH, NAP, EUCHRE, SEVEN_UP, PITCH, SMUDGE_GAME, AUCTION_FORTY_FIVE, FORTY_FIVE)
+    for game in (
+        FEMKORT,
+        LETZTER_STICH,
+        NAP,
+        EUCHRE,
+        SEVEN_UP,
+        PITCH,
+        SMUDGE_GAME,
+        AUCTION_FORTY_FIVE,
+        FORTY_FIVE,
+        MICHIGAN,
+    )
 }
 
 
-def get_game(name: str) -> TrickGame:
+def get_game(name: str) -> Game:
     try:
         return GAMES[name]
     except KeyError:
@@ -41,6 +53,7 @@ __all__ = [
     "EuchreOptions",
     "FemkortMatch",
     "FemkortOptions",
+    "Game",
     "IllegalPlay",
     "InvalidDeal",
     "LetzterStichMatch",

@@ -28,6 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--leader", type=int, help="who leads the first trick (games that start with a lead)")
     p.add_argument("--dealer", type=int, help="who dealt (games that start with bids: every action counts)")
     p.add_argument("--upcard", help="the card turned up by the deal (Euchre)")
+    p.add_argument("--widow", help="the widow's cards, as dealt (Michigan)")
     p.add_argument("--stock", help="the undealt cards, top first, where the deal draws from them (Seven Up)")
     p.add_argument("--scores", help="each side's score before the deal, e.g. 0,6 (games whose rules read it)")
     p.add_argument("--options", default="{}", help="the table options as JSON, e.g. '{\"wellington_blucher\": true}'")
@@ -83,6 +84,8 @@ def _perft_actions(args: argparse.Namespace) -> int:
         setup = {"dealer": args.dealer, "hands": hands, "options": raw}
         if args.upcard:
             setup["upcard"] = args.upcard
+        if args.widow is not None:
+            setup["widow"] = [card.strip() for card in args.widow.split(",") if card.strip()]
         if args.stock:
             setup["stock"] = [card.strip() for card in args.stock.split(",") if card.strip()]
         if args.scores:

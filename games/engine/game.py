@@ -83,9 +83,10 @@ class Count:
 
 # -- actions and refusals ----------------------------------------------------------
 
-# What an action may look like at all: a card, or a word with perhaps a card or suit after a colon
-# ("pass", "defend-alone", "bid:3", "call:H", "discard:9C"). Whether it is legal is the game's say.
-ACTION_SHAPE = re.compile(r"[a-z]+(?:-[a-z]+)*(?::[0-9A-Za-z]{1,3})?")
+# What an action may look like at all: a card, or a word with perhaps a card, suit or numbers after a
+# colon
+# ("pass", "defend-alone", "bid:3", "call:H", "discard:9C", "ante:2,2,2,2"). Whether it is legal is the game's say.
+ACTION_SHAPE = re.compile(r"[a-z]+(?:-[a-z]+)*(?::(?:[0-9A-Za-z]{1,3}(?:,[0-9A-Za-z]{1,3})*))?")
 
 
 def looks_like_action(action: object) -> bool:
@@ -151,10 +152,12 @@ class Area:
     - ``trick``: cards played in turn, each in front of its player (``note``: who took it);
     - ``row``: cards side by side, face up or down, perhaps with counters (an upcard, a layout);
     - ``pile``: cards stacked face down, shown as a count (a stock, a widow), perhaps with
-      the top card face up (``cards``).
+      the top card face up (``cards``);
+    - ``layout``: cards laid out in the middle of the table in a row per suit, each in the
+      order given (a stops game's played cards).
     """
 
-    kind: Literal["trick", "row", "pile"]
+    kind: Literal["trick", "row", "pile", "layout"]
     name: str
     label: Text
     cards: tuple[Shown, ...] = ()
@@ -263,7 +266,10 @@ class State(Protocol):
         new cards, may come out of turn): the next state, or ``IllegalPlay``."""
         ...
 
-    def view(self, viewer: Viewer) -> View: ...
+    def view(self, viewer: Viewer, scores: tuple[int, ...] = ()) -> View:
+        """What ``viewer`` may know now; ``scores``, the session's scores before the deal, for a game
+        whose computer players weigh them (the site passes them when a computer decides)."""
+        ...
 
     def outcome(self) -> Outcome:
         """Only once ``is_over``."""
@@ -409,6 +415,12 @@ class Game:
         """A sound action for the seat to act in ``state``, reading only that seat's own hand and
         what is public (so it may run on a sampled world)."""
         raise NotImplementedError
+
+    def replay_result(self, record: Mapping[str, Any], first: State, last: State) -> dict[str, Any]:
+        """What ``python -m games.engine replay`` prints for a record in the game's own form (what
+        ``start`` reads, plus its ``actions``): ``first`` as dealt, ``last`` after every action.
+        ``InvalidDeal`` for what the record says of the session that is not well-formed."""
+        raise NotImplementedError(f"{self.name} has no record form of its own")
 
     def table_problem(self, players: int, options: Any) -> str | None:
         """Why a table of ``players`` seats with ``options`` cannot be played (an English message id,

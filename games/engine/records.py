@@ -13,7 +13,7 @@ from typing import Any
 
 from . import GAMES
 from .cards import NotationError, parse_card
-from .game import HiddenCards, IllegalPlay, InvalidDeal
+from .game import HiddenCards, IllegalPlay, InvalidDeal, State
 from .tricks.deal import REDEAL_NO, REDEAL_YES, DealState
 from .tricks.seat_view import SeatView
 
@@ -23,14 +23,14 @@ class RecordError(ValueError):
 
 
 class IllegalRecordPlay(Exception):
-    def __init__(self, index: int, error: IllegalPlay, state: DealState):
+    def __init__(self, index: int, error: IllegalPlay, state: State):
         super().__init__(error.message)
         self.index = index
         self.error = error
         self.state = state  # the deal just before the refused action
 
 
-def start_from_record(record: object) -> tuple[DealState, list[str], int | None]:
+def start_from_record(record: object) -> tuple[State, list[str], int | None]:
     """The deal's starting state, its actions and who asked for new cards (if anyone), validated."""
     if not isinstance(record, Mapping):
         raise RecordError("a deal record is a JSON object")
@@ -53,28 +53,22 @@ def start_from_record(record: object) -> tuple[DealState, list[str], int | None]
 
 
 def replay(record: object) -> dict[str, Any]:
-    """Play a record through the rules: for a trick game's record (``hands`` and ``actions``) its
-    tricks and, once complete, its winner (and what the game adds: tokens); for a record in the
-    game protocol's form (``setup`` and ``actions`` as [seat, action] pairs) how many actions it
-    holds and, once complete, the deal's winners and each seat's value."""
+    """Play a record through the rules and say what the game makes of it (``Game.replay_result``:
+    a trick game its tricks and, once complete, its winner and what the game adds; Michigan its
+    cards and result); for a record in the game protocol's form (``setup`` and ``actions`` as
+    [seat, action] pairs) how many actions it holds and, once complete, the deal's winners and
+    each seat's value."""
     if isinstance(record, Mapping) and "setup" in record:
         return _replay_setup(record)
-    state, plays, asker = start_from_record(record)
-    try:
-        before = state.rules.record_before(record, state)
-    except InvalidDeal as error:
-        raise RecordError(str(error)) from None
+    first, plays, asker = start_from_record(record)
+    state = first
     for index, action in enumerate(plays):
         try:
             state = state.apply(action, seat=asker if index == 0 and action == REDEAL_YES else None)
         except IllegalPlay as error:
             raise IllegalRecordPlay(index, error, state) from None
-    tricks = [*state.tricks, *([state.trick] if state.trick and state.trick.cards else [])]
-    result: dict[str, Any] = {
-        "tricks": [{"leader": t.leader, "cards": list(t.cards), "winner": t.winner} for t in tricks],
-    }
     try:
-        return result | state.rules.replay_outcome(before, state)
+        return GAMES[record["game"]].replay_result(record, first, state)
     except InvalidDeal as error:
         raise RecordError(str(error)) from None
 

@@ -10,9 +10,14 @@ from games.engine.records import public_record, replay
 from games.engine.tricks.seat_view import view_for
 
 
-# Games that start with the first lead; those with an auction are below.
+# Trick games that start with the first lead; those with an auction are below.
 @pytest.mark.parametrize(
-    "game", [name for name, rules in GAMES.items() if type(rules).auction_to_act is TrickGame.auction_to_act]
+    "game",
+    [
+        name
+        for name, rules in GAMES.items()
+        if isinstance(rules, TrickGame) and type(rules).auction_to_act is TrickGame.auction_to_act
+    ],
 )
 def test_every_hand_is_shown_only_once_the_deal_is_over(game):
     rules = GAMES[game]

@@ -419,6 +419,14 @@ class TrickGame(Game):
         """Who made each of the deal's calls, in order: who was to act before each."""
         return tuple(self.auction_to_act(replace(state, calls=state.calls[:i])) for i in range(len(state.calls)))
 
+    def replay_result(self, record: Mapping[str, Any], first: DealState, last: DealState) -> dict[str, Any]:
+        """A replayed record prints its tricks, then what ``replay_outcome`` says of the deal."""
+        before = self.record_before(record, first)
+        tricks = [*last.tricks, *([last.trick] if last.trick and last.trick.cards else [])]
+        return {
+            "tricks": [{"leader": t.leader, "cards": list(t.cards), "winner": t.winner} for t in tricks]
+        } | self.replay_outcome(before, last)
+
     def replay_outcome(self, before: Any, state: DealState) -> dict[str, Any]:
         """What a replayed record prints after its tricks: here the winner (and what the game's
         ``record_result`` adds) once the deal is over; a game may reshape the whole answer."""
