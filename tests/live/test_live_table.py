@@ -1,6 +1,7 @@
 """Live play over websockets: views on connect, moves pushed to everyone, errors to one, no leaks."""
 
 import json
+import random
 
 import pytest
 from channels.db import database_sync_to_async
@@ -9,6 +10,7 @@ from channels.testing import WebsocketCommunicator
 from femkort_site.asgi import application
 from games import services
 from games.engine import get_game
+from games.engine.cards import CARDS
 from games.models import Connection, GameSession, Play
 from tests.live_helpers import (
     DATA_CARD,
@@ -20,6 +22,7 @@ from tests.live_helpers import (
     hidden_at,
     hidden_from,
     next_message,
+    session_over_sockets,
     table_now,
     table_when,
     view_where,
@@ -373,3 +376,39 @@ async def test_presence_rows_of_a_dead_process_age_out(players):
     assert '<span id="presence-1" class="presence"' in frame  # its only connection went quiet five minutes ago
     await first.disconnect()
     await second.disconnect()
+
+
+BOODLES = {"AH", "KC", "QD", "JS"}
+
+
+@pytest.mark.parametrize("options", [{}, {"ante_spread": True}])
+async def test_a_michigan_session_over_websockets_never_shows_another_hand_or_a_card_out_of_play(players, options):
+    """Antes, the widow's sale, offers, passes and cards go over the socket; no frame shows a seat a
+    card it may not see (another hand, the widow, the cards out of play; its own before the antes)."""
+    session = await start_table(players, game="michigan", options=options)
+    sockets = [await connect(session.pk, user) for user in players]
+    rules = get_game("michigan")
+    rng = random.Random(6)
+
+    def choose(state, moves: int) -> str:
+        return rules.rule_of_thumb(state) if moves % 2 else rng.choice(state.legal_actions())
+
+    def hidden(state, seat: int) -> set[str]:
+        seen = (state.hands[seat] if state.phase != "ante" else 0) | state.gone
+        return {card for index, card in enumerate(CARDS) if not seen >> index & 1}
+
+    session, received, hidden_at, moves = await session_over_sockets(session.pk, sockets, choose, hidden)
+    assert session.status == GameSession.Status.FINISHED
+    assert moves == await database_sync_to_async(Play.objects.count)()
+    shown = set()
+    for seat, frames in received.items():
+        for frame in frames:
+            seq = frame_seq(frame)
+            if seq is not None:
+                found = DATA_CARD.findall(frame)
+                cards = set(found)
+                assert not (cards - BOODLES) & hidden_at[seq][seat], (seat, seq, cards & hidden_at[seq][seat])
+                for boodle in BOODLES & cards:  # the boodles lie beside the table from a second pack: once
+                    assert found.count(boodle) <= 1 + (boodle not in hidden_at[seq][seat]), (seat, seq, boodle)
+                shown |= cards
+    assert len(shown) > 20

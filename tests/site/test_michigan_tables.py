@@ -99,6 +99,12 @@ def test_four_players_against_three_computers_with_spread_antes(make_user):
     assert Seat.objects.filter(session=session, rating_after__isnull=False).count() == 4
     assert Standing.objects.filter(game="michigan", user=anna).count() == 1
     exports_replay(session)
+    client = Client()
+    profile = client.get(reverse("player", args=["anna"])).content.decode()
+    assert "Michigan" in profile
+    rules = client.get(reverse("rules", args=["michigan"])).content.decode()
+    assert 'data-card="QD"' in rules  # the layout, drawn
+    assert "Spread the ante" in rules
 
 
 def test_three_friends_take_the_widow_or_buy_it_and_pay(make_user):
@@ -128,6 +134,8 @@ def test_three_friends_take_the_widow_or_buy_it_and_pay(make_user):
     exports_replay(session)
     page = Client().get(reverse("session", args=[session.pk])).content.decode()
     assert "chips" in page
+    board = Client().get(reverse("leaderboard") + "?game=michigan").content.decode()
+    assert all(name in board for name in ("anna", "bo", "cleo"))  # sessions among people: the main board
 
 
 def test_a_forged_spread_or_a_card_out_of_turn_changes_nothing(make_user):
