@@ -354,7 +354,7 @@ class MichiganState:
                         (("suit", SuitName(suit)),),
                     ),
                 )
-            if action in INDEX and BIT[action] & SUIT_MASK[self.barred] if self.barred >= 0 else False:
+            if self.barred >= 0 and action in INDEX and BIT[action] & SUIT_MASK[self.barred]:
                 return _refused(
                     "stopped_suit",
                     "A new run may not start in the suit just stopped.",
@@ -554,7 +554,7 @@ def _view(state: MichiganState, viewer: Viewer, final: MichiganState) -> View:
         just_settled=state.phase == PLAY_PHASE and state.run < 0 and bool(state.gone),
         over=state.is_over,
         result=_result(state),
-        detail=_knowledge(state, viewer) if mine else None,
+        detail=_clues(state, viewer) if mine else None,
     )
 
 
@@ -732,7 +732,7 @@ def _result(state: MichiganState) -> Text | None:
     )
 
 
-def _knowledge(state: MichiganState, seat: int) -> Clues:
+def _clues(state: MichiganState, seat: int) -> Clues:
     """What the rules have told ``seat``: every pass says the passer holds only the stopped suit, every
     start that the starter held nothing lower in that suit, every stop that the next card is out of
     play (unless it was played); and a seat that swapped its hand for the widow knows its old one."""
