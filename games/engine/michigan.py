@@ -727,9 +727,25 @@ def _result(state: MichiganState) -> Text | None:
         return None
     collected = sum(bin(hand).count("1") for hand in state.hands)
     return Text(
-        gettext_noop("%(name)s went out first in deal %(number)d and collects %(count)s for the cards left."),
-        (("name", SeatName(state.went_out)), ("count", _chips(collected))),
+        gettext_noop(
+            "%(name)s went out first in deal %(number)d and collects %(count)s for the cards left. "
+            "This deal: %(changes)s."
+        ),
+        (("name", SeatName(state.went_out)), ("count", _chips(collected)), ("changes", _settlement(state))),
     )
+
+
+def _settlement(state: MichiganState) -> Text:
+    """Each seat's chips won or lost in the deal, in seat order: "Anna +14, Bo -3, Cleo -9"."""
+    said = None
+    for seat in reversed(range(state.players)):
+        change = Text(
+            gettext_noop("%(name)s %(change)s"), (("name", SeatName(seat)), ("change", f"{state.chips[seat]:+d}"))
+        )
+        said = (
+            change if said is None else Text(gettext_noop("%(first)s, %(rest)s"), (("first", change), ("rest", said)))
+        )
+    return said
 
 
 def _clues(state: MichiganState, seat: int) -> Clues:

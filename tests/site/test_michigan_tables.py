@@ -89,6 +89,7 @@ def test_four_players_against_three_computers_with_spread_antes(make_user):
     play_to_the_end(session, {0: anna}, random.Random(4), look)
     assert all(seen[key] for key in ("spread", "sale", "starts", "boodles")), seen
     assert "went out first" in seen["settled"]
+    assert re.search(r"This deal: \w+ [+-]\d+, ", seen["settled"])  # the settlement: every seat's chips
     session.refresh_from_db()
     assert session.status == GameSession.Status.FINISHED
     match = MICHIGAN.match_from_record(session.match, players=4, options=MICHIGAN.parse_options({"ante_spread": True}))
