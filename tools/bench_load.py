@@ -1,6 +1,7 @@
 """Load benchmark: many live tables at once, on one or two server processes.
 
-    .venv/bin/python -m tools.bench_load [--tables 10,50,100,200] [--processes 1,2] [--seconds 30] [--json]
+    .venv/bin/python -m tools.bench_load [--tables 10,50,100,200] [--processes 1,2] [--stacks project,floor]
+                                         [--seconds 30] [--json]
 
 For every (processes, tables) pair: N tables of 4 seats, 3 scripted websocket players
 and 1 computer player (medium, ``FEMKORT_COMPUTER_PAUSE=0.3``); each player plays its
@@ -15,11 +16,19 @@ flushed before each case). With two processes, players' connections alternate be
 them, so most moves reach some players through Redis. Readiness is a TCP connect plus
 any HTTP answer to ``/``.
 
+Every (processes, tables) case runs twice: against the project, then against the stack floor
+(``tools.bench_floor``: a bare Channels consumer on the same daphne, channels-redis, Redis and
+PostgreSQL, one compare-and-set UPDATE and one group_send per move, each socket sent a frame of
+the project's mean frame size just measured), and prints the project's cards/s as a share of the
+floor's: what is ours, and what is the stack's.
+
 After every connection is open and has a view, a warm-up (``--warmup``, 5 s), then the
 measured window (``--seconds``, 30 s), then up to ``--timeout`` seconds for moves sent
 in the window to arrive. Printed per case:
 
-- cards/s: ``Play`` rows created in the window (human and computer cards), per second;
+- cards/s: ``Play`` rows created in the window (human and computer cards), per second (the
+  floor: moves its tables' rows counted);
+- KB/frame: the mean size of the views the players received in the window;
 - move -> all 3 views: for each human move sent in the window, the time from sending it
   until all three players at the table have a view with ``data-seq`` >= seq + 1
   (p50/p95/p99/max in ms, and how many moves);
@@ -191,7 +200,11 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
 
-def start_servers(count: int, env: dict[str, str], workdir: Path, label: str) -> list[Server]:
+PROJECT_APP = "femkort_site.asgi:application"
+FLOOR_APP = "tools.bench_floor:application"
+
+
+def start_servers(count: int, env: dict[str, str], workdir: Path, label: str, app: str = PROJECT_APP) -> list[Server]:
     servers = []
     for number in range(count):
         port = free_port()
@@ -200,7 +213,7 @@ def start_servers(count: int, env: dict[str, str], workdir: Path, label: str) ->
         command = [sys.executable, "-m", "tools.bench_server", "-b", "127.0.0.1", "-p", str(port)]
         with open(log, "w") as err:
             process = subprocess.Popen(
-                [*command, "femkort_site.asgi:application"],
+                [*command, app],
                 cwd=ROOT,
                 env=env | {"FEMKORT_BENCH_COUNTS": str(counts)},
                 stdout=subprocess.DEVNULL,
@@ -314,6 +327,19 @@ class TablePlan:
     cookies: list[str]
 
 
+def create_floor_tables(count: int) -> list[TablePlan]:
+    """The floor's tables: a row each at seq 0, and a cookie naming each human's seat."""
+    from django.db import connection, transaction
+
+    from tools.bench_floor import TABLE
+
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(f"CREATE TABLE IF NOT EXISTS {TABLE} (id integer PRIMARY KEY, seq integer NOT NULL)")
+        cursor.execute(f"TRUNCATE {TABLE}")
+        cursor.executemany(f"INSERT INTO {TABLE} (id, seq) VALUES (%s, 0)", [(n,) for n in range(1, count + 1)])
+    return [TablePlan(n, [f"floorseat={seat}" for seat in range(HUMANS)]) for n in range(1, count + 1)]
+
+
 def create_tables(count: int) -> list[TablePlan]:
     """Users, tables of 3 players + 1 medium computer, started with a target of 1000 wins, and logins."""
     from django.contrib.auth.hashers import make_password
@@ -346,13 +372,15 @@ def _create_table(players: Sequence[Any]) -> TablePlan:
     return TablePlan(session.pk, cookies)
 
 
-def database_now(database: str) -> tuple[int, list[int]]:
+def database_now(database: str, floor: bool = False) -> tuple[int, list[int]]:
     """Cards played so far, and the PostgreSQL backends serving the bench database (not this one)."""
     from django.db import connection
 
+    from tools.bench_floor import TABLE
+
     try:
         with connection.cursor() as cursor:
-            cursor.execute("SELECT count(*) FROM games_play")
+            cursor.execute(f"SELECT coalesce(sum(seq), 0) FROM {TABLE}" if floor else "SELECT count(*) FROM games_play")
             plays = cursor.fetchone()[0]
             cursor.execute(
                 "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()", [database]
@@ -407,6 +435,8 @@ class Run:
     window: tuple[float, float] = (math.inf, math.inf)
     closing: bool = False
     human_moves: int = 0
+    views: int = 0  # views received in the window, and their bytes
+    view_bytes: int = 0
     other_frames: int = 0  # neither a view nor a message (e.g. a presence fragment): not an error
     tasks: set[asyncio.Task] = field(default_factory=set)
     handshakes: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(CONNECT_CONCURRENCY))
@@ -430,6 +460,9 @@ class Run:
                     if move.player is player:
                         del table.pending[seq]
             return
+        if self.window[0] <= now < self.window[1]:
+            self.views += 1
+            self.view_bytes += len(frame.encode())
         if view.seq < player.seen:
             return
         player.seen = view.seq
@@ -567,8 +600,8 @@ async def server_counts(servers: Sequence[Server]) -> list[dict[str, int]]:
         await asyncio.sleep(0.005)
 
 
-async def snapshot(servers: Sequence[Server], tables: Sequence[Table], database: str) -> Snapshot:
-    plays, backends = await asyncio.wait_for(asyncio.to_thread(database_now, database), 10)
+async def snapshot(servers: Sequence[Server], tables: Sequence[Table], database: str, floor: bool) -> Snapshot:
+    plays, backends = await asyncio.wait_for(asyncio.to_thread(database_now, database, floor), 10)
     counts = await server_counts(servers)
     return Snapshot(
         at=time.perf_counter(),
@@ -585,7 +618,7 @@ async def snapshot(servers: Sequence[Server], tables: Sequence[Table], database:
 
 
 async def drive(
-    plans: Sequence[TablePlan], servers: Sequence[Server], args: argparse.Namespace, database: str
+    plans: Sequence[TablePlan], servers: Sequence[Server], args: argparse.Namespace, database: str, floor: bool
 ) -> dict[str, Any]:
     run = Run(think=args.think, timeout=args.timeout, stall=args.stall)
     tables, players = [], []
@@ -616,11 +649,11 @@ async def drive(
         connected = sum(player.open for player in players)
         print(f"  {connected}/{len(players)} connected, all views in {ready:.1f} s; warm-up", file=sys.stderr)
         await asyncio.sleep(args.warmup)
-        before = await snapshot(servers, tables, database)
+        before = await snapshot(servers, tables, database, floor)
         connected = sum(player.open for player in players)
         run.window = (before.at, before.at + args.seconds)
         await asyncio.sleep(max(0.0, run.window[1] - time.perf_counter()))
-        after = await snapshot(servers, tables, database)
+        after = await snapshot(servers, tables, database, floor)
         drain_until = time.perf_counter() + args.timeout
         while any(m.in_window for t in tables for m in t.pending.values()) and time.perf_counter() < drain_until:
             await asyncio.sleep(0.1)
@@ -670,6 +703,7 @@ def summarise(run: Run, before: Snapshot, after: Snapshot, connected: int, ready
         "cards_per_second": round(cards / seconds, 2),
         "cards_per_second_seen": round((sum(after.seqs) - sum(before.seqs)) / seconds, 2),
         "human_moves_sent": run.human_moves,
+        "frame_bytes": round(run.view_bytes / run.views) if run.views else None,
         "moves_timed": len(latencies),
         "latency_ms": {
             "p50": percentile(latencies, 50),
@@ -706,23 +740,27 @@ def percentile(values: Sequence[float], p: float) -> float | None:
 
 
 def run_case(
-    processes: int, count: int, args: argparse.Namespace, env: dict[str, str], workdir: Path
+    processes: int, count: int, args: argparse.Namespace, env: dict[str, str], workdir: Path, stack: str = "project"
 ) -> dict[str, Any]:
     from django.core.management import call_command
     from django.db import connections
 
+    floor = stack == "floor"
     load_start = os.getloadavg()
     call_command("flush", interactive=False, verbosity=0)
     flush_redis(args.redis)
     started = time.perf_counter()
-    plans = create_tables(count)
+    plans = create_floor_tables(count) if floor else create_tables(count)
     connections.close_all()
     print(f"  {count} tables set up in {time.perf_counter() - started:.1f} s", file=sys.stderr)
-    servers = start_servers(processes, env, workdir, f"p{processes}-t{count}")
+    label = f"{stack}-p{processes}-t{count}"
+    if floor:
+        env = env | {"DJANGO_SETTINGS_MODULE": "tools.bench_floor_settings"}
+    servers = start_servers(processes, env, workdir, label, FLOOR_APP if floor else PROJECT_APP)
     try:
         database = urlsplit(args.database).path.lstrip("/")
         budget = CONNECT_WITHIN + HANDSHAKE_TIMEOUT + FIRST_VIEW_WITHIN + args.warmup + args.seconds + args.timeout + 60
-        result = asyncio.run(asyncio.wait_for(drive(plans, servers, args, database), budget))
+        result = asyncio.run(asyncio.wait_for(drive(plans, servers, args, database, floor), budget))
     finally:
         stop_servers(servers)
     others = redis_users(args.redis)  # ours have stopped: anyone still here shared the channel layer with us
@@ -733,7 +771,12 @@ def run_case(
         result["errors"]["server-errors"] = tracebacks
     result["server_error_kinds"] = kinds[:5]
     result["logs"] = [str(server.log) for server in servers]
-    return {"processes": processes, "tables": count, "load_before_setup": round(load_start[0], 2)} | result
+    return {
+        "stack": stack,
+        "processes": processes,
+        "tables": count,
+        "load_before_setup": round(load_start[0], 2),
+    } | result
 
 
 # --- output --------------------------------------------------------------------------------------
@@ -749,10 +792,12 @@ def columns(result: dict[str, Any]) -> list[tuple[str, str]]:
     load = result.get("load")
     errors = result.get("errors", {})
     return [
+        ("stack", str(result.get("stack", "-"))),
         ("proc", number("processes")),
         ("tables", number("tables")),
         ("conns", number("connected")),
         ("cards/s", number("cards_per_second", 1)),
+        ("KB/frame", "-" if result.get("frame_bytes") is None else f"{result['frame_bytes'] / 1000:.1f}"),
         ("moves", number("moves_timed")),
         *((name, number(name, within=result.get("latency_ms", {}))) for name in ("p50", "p95", "p99", "max")),
         ("srvCPU%", number("server_cpu_percent")),
@@ -773,9 +818,18 @@ def header() -> str:
 
 def row(result: dict[str, Any]) -> str:
     if "failed" in result:
-        return f"{result['processes']:>4} {result['tables']:>6}  failed: {result['failed']}"
+        return (
+            f"{result.get('stack', '-'):>7} {result['processes']:>5} {result['tables']:>6}  failed: {result['failed']}"
+        )
     cells = columns(result)
     return " ".join(value.rjust(max(len(title), 5)) for title, value in cells[:-1]) + "  " + cells[-1][1]
+
+
+def stacks(text: str) -> list[str]:
+    chosen = [part.strip() for part in text.split(",") if part.strip()]
+    if not chosen or set(chosen) - {"project", "floor"}:
+        raise argparse.ArgumentTypeError("project, floor, or project,floor")
+    return sorted(set(chosen), key=["project", "floor"].index)
 
 
 def numbers(text: str) -> list[int]:
@@ -785,10 +839,46 @@ def numbers(text: str) -> list[int]:
     return values
 
 
+def _against_floor(results: list[dict[str, Any]], result: dict[str, Any]) -> None:
+    """A floor case says what share of its cards/s the project's same case reached."""
+    if result.get("stack") != "floor" or not result.get("cards_per_second"):
+        return
+    project = next(
+        (
+            earlier
+            for earlier in reversed(results)
+            if earlier.get("stack") == "project"
+            and (earlier["processes"], earlier["tables"]) == (result["processes"], result["tables"])
+        ),
+        None,
+    )
+    if project is not None and project.get("cards_per_second"):
+        result["project_share"] = round(project["cards_per_second"] / result["cards_per_second"], 2)
+
+
+def _print(args: argparse.Namespace, results: list[dict[str, Any]], result: dict[str, Any]) -> None:
+    if args.save:  # after every case, so an interrupted run keeps what it measured
+        args.save.write_text(json.dumps(results, indent=2) + "\n")
+    if args.json:
+        return
+    if len(results) == 1:
+        print(header())
+    print(row(result), flush=True)
+    if "project_share" in result:
+        print(f"{'':>12}the project carried {result['project_share']:.2f} of the floor's cards/s")
+    for text, times in result.get("messages", {}).items():
+        print(f"{'':>12}message x{times}: {text}")
+    for kind in result.get("server_error_kinds", []):
+        print(f"{'':>12}server error: {kind}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=numbers, default=[10, 50, 100, 200], help="table counts (10,50,100,200)")
     parser.add_argument("--processes", type=numbers, default=[1, 2], help="server process counts (1,2)")
+    parser.add_argument(
+        "--stacks", type=stacks, default=["project", "floor"], help="project, floor or both, in that order (both)"
+    )
     parser.add_argument("--seconds", type=float, default=30.0, help="measured window (30)")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds after every view arrived (5)")
     parser.add_argument("--think", type=float, default=1.0, help="a player's pause before playing (1.0)")
@@ -844,28 +934,25 @@ def main() -> int:
     call_command("migrate", verbosity=0)
 
     results = []
+    frame_bytes = 8300  # the floor's frames: the project's mean frame, once measured
     for processes in args.processes:
         for count in args.tables:
-            if time.monotonic() - began > args.deadline:
-                print(f"skipped {processes} process(es), {count} tables: past --deadline", file=sys.stderr)
-                continue
-            print(f"{processes} process(es), {count} tables:", file=sys.stderr)
-            try:
-                result = run_case(processes, count, args, server_env, workdir)
-            except Exception as error:  # report it and go on with the next case
-                print(f"  failed: {error!r}", file=sys.stderr)
-                result = {"processes": processes, "tables": count, "failed": repr(error)}
-            results.append(result)
-            if args.save:  # after every case, so an interrupted run keeps what it measured
-                args.save.write_text(json.dumps(results, indent=2) + "\n")
-            if not args.json:
-                if len(results) == 1:
-                    print(header())
-                print(row(result), flush=True)
-                for text, times in result.get("messages", {}).items():
-                    print(f"{'':>12}message x{times}: {text}")
-                for kind in result.get("server_error_kinds", []):
-                    print(f"{'':>12}server error: {kind}")
+            for stack in args.stacks:
+                if time.monotonic() - began > args.deadline:
+                    print(f"skipped {stack}, {processes} process(es), {count} tables: past --deadline", file=sys.stderr)
+                    continue
+                print(f"{stack}, {processes} process(es), {count} tables:", file=sys.stderr)
+                env = server_env | {"FLOOR_FRAME_BYTES": str(frame_bytes)}
+                try:
+                    result = run_case(processes, count, args, env, workdir, stack)
+                except Exception as error:  # report it and go on with the next case
+                    print(f"  failed: {error!r}", file=sys.stderr)
+                    result = {"stack": stack, "processes": processes, "tables": count, "failed": repr(error)}
+                if stack == "project" and result.get("frame_bytes"):
+                    frame_bytes = result["frame_bytes"]
+                _against_floor(results, result)
+                results.append(result)
+                _print(args, results, result)
     if args.json:
         print(json.dumps(results, indent=2))
     else:

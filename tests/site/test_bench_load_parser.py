@@ -42,3 +42,15 @@ def test_attribute_order_does_not_matter_and_messages_are_not_views():
     assert parse_frame(refusal) is None
     assert message_text(refusal) == "The table has moved on."
     assert message_text('<span id="seat-1-presence" hx-swap-oob="true">online</span>') is None
+
+
+def test_the_floor_sends_views_the_bench_reads_of_the_size_asked(monkeypatch):
+    """The stack floor's frames parse as views: the seq, and one card for the seat to play (seq mod 4)."""
+    from tools.bench_floor import frame
+
+    monkeypatch.setenv("FLOOR_FRAME_BYTES", "5000")
+    for seq in range(8):
+        for seat in range(3):
+            sent = frame(seq, seat)
+            assert len(sent.encode()) == 5000
+            assert parse_frame(sent) == View(seq, ("2C",) if seq % 4 == seat else ())
