@@ -51,6 +51,10 @@ in the window to arrive. Printed per case:
 - database work per card: ``q`` = statements through Django's cursor (an
   ``execute_wrapper``), ``rt`` = round trips: statements + commits + rollbacks + one
   ``BEGIN`` per transaction (psycopg sends it) + connection health checks (``SELECT 1``);
+- templates rendered per card (``renders``, counted by ``tools.bench_server``);
+- memory: the servers' resident memory at the window's end (``RSS_MB``), and per socket its
+  growth from before the first socket to every socket open with its first view (``KB/sock``;
+  the JSON also gives the growth to the window's end per busy table);
 - load: the 1-minute load average at the start and end of the case.
 
 The client is one asyncio process (``websockets``, regex parsing) sharing the machine with
@@ -152,6 +156,18 @@ def cpu_seconds(pid: int | str) -> float:
     except (OSError, IndexError):
         return 0.0
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def rss_bytes(pid: int) -> int:
+    """A process's resident memory (``VmRSS``), in bytes; 0 once it is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
 
 
 def machine_busy_seconds() -> float:
@@ -439,6 +455,8 @@ class Run:
     view_bytes: int = 0
     other_frames: int = 0  # neither a view nor a message (e.g. a presence fragment): not an error
     tasks: set[asyncio.Task] = field(default_factory=set)
+    rss_started: list[int] = field(default_factory=list)  # the servers' memory before any socket, and with all open
+    rss_connected: list[int] = field(default_factory=list)
     handshakes: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(CONNECT_CONCURRENCY))
 
     def spawn(self, coroutine: Any) -> None:
@@ -582,6 +600,7 @@ class Snapshot:
     redis: float
     client: float
     seqs: list[int]
+    rss: list[int]
     load: float
     machine: float
 
@@ -612,6 +631,7 @@ async def snapshot(servers: Sequence[Server], tables: Sequence[Table], database:
         redis=sum(cpu_seconds(pid) for pid in processes_named("redis-server")),
         client=cpu_seconds("self"),
         seqs=[max(table.top_seq, 0) for table in tables],
+        rss=[rss_bytes(server.process.pid) for server in servers],
         load=os.getloadavg()[0],
         machine=machine_busy_seconds(),
     )
@@ -631,6 +651,7 @@ async def drive(
         tables.append(table)
     watcher: asyncio.Task | None = None
     try:
+        run.rss_started = [rss_bytes(server.process.pid) for server in servers]
         started = time.perf_counter()
         give_up = started + CONNECT_WITHIN
         loop = asyncio.get_running_loop()
@@ -643,6 +664,7 @@ async def drive(
         while any(player.open and player.seen < 0 for player in players) and time.perf_counter() < deadline:
             await asyncio.sleep(0.1)
         ready = time.perf_counter() - started
+        run.rss_connected = [rss_bytes(server.process.pid) for server in servers]
         for table in tables:  # stalls count from here on
             table.progressed = time.perf_counter()
         watcher = asyncio.get_running_loop().create_task(run.watch(tables))
@@ -679,7 +701,7 @@ def summarise(run: Run, before: Snapshot, after: Snapshot, connected: int, ready
     server_cpu = sum(after.servers) - sum(before.servers)
     totals = Counter()
     for start, end in zip(before.counts, after.counts, strict=True):
-        for key in ("queries", "commits", "rollbacks", "pings", "connections"):
+        for key in ("queries", "commits", "rollbacks", "pings", "connections", "renders"):
             totals[key] += end.get(key, 0) - start.get(key, 0)
     transactions = totals["commits"] + totals["rollbacks"]
     round_trips = totals["queries"] + 2 * transactions + totals["pings"]
@@ -727,6 +749,14 @@ def summarise(run: Run, before: Snapshot, after: Snapshot, connected: int, ready
         "db": dict(totals) | {"round_trips": round_trips},
         "db_queries_per_card": round(per_card(totals["queries"]), 1) if cards else None,
         "db_round_trips_per_card": round(per_card(round_trips), 1) if cards else None,
+        "renders_per_card": round(per_card(totals["renders"]), 1) if cards else None,
+        "rss_mb": round(sum(after.rss) / 2**20, 1),
+        "rss_kb_per_socket": round((sum(run.rss_connected) - sum(run.rss_started)) / 1024 / connected)
+        if connected and run.rss_connected
+        else None,
+        "rss_kb_per_busy_table": round((sum(after.rss) - sum(run.rss_started)) / 1024 / len(before.seqs))
+        if before.seqs and run.rss_started
+        else None,
         "load": [round(before.load, 2), round(after.load, 2)],
     }
 
@@ -804,6 +834,9 @@ def columns(result: dict[str, Any]) -> list[tuple[str, str]]:
         ("ms/card", number("server_cpu_ms_per_card", 1)),
         ("q/card", number("db_queries_per_card", 1)),
         ("rt/card", number("db_round_trips_per_card", 1)),
+        ("renders", number("renders_per_card", 1)),
+        ("RSS_MB", number("rss_mb")),
+        ("KB/sock", number("rss_kb_per_socket")),
         ("pgCPU%", number("postgres_cpu_percent")),
         ("cliCPU%", number("client_cpu_percent")),
         ("othCPU%", number("other_cpu_percent")),

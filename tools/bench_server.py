@@ -10,7 +10,9 @@ Sets up Django, then counts in this process, across every thread's connection:
 - ``commits`` and ``rollbacks``: ``connection.commit()``/``rollback()`` (each is one
   round trip, and psycopg sends a ``BEGIN`` before the first query of each transaction);
 - ``pings``: connection health checks (``SELECT 1`` sent by psycopg directly, bypassing
-  the cursor wrapper; ``CONN_HEALTH_CHECKS`` runs one per request or consumer DB call).
+  the cursor wrapper; ``CONN_HEALTH_CHECKS`` runs one per request or consumer DB call);
+- ``renders``: templates rendered whole (Django's template backend ``render``, as
+  ``render_to_string`` calls it; an ``{% include %}`` inside one is not counted again).
 
 It writes the totals as JSON to the file named by ``FEMKORT_BENCH_COUNTS`` (replaced
 atomically, with a ``serial`` that goes up each time) once at start and then whenever it
@@ -36,7 +38,7 @@ class Counters:
 
     def __init__(self) -> None:
         self._lock = threading.RLock()  # a signal handler may read while its thread holds the lock
-        self._counts = {"queries": 0, "commits": 0, "rollbacks": 0, "pings": 0, "connections": 0}
+        self._counts = {"queries": 0, "commits": 0, "rollbacks": 0, "pings": 0, "connections": 0, "renders": 0}
 
     def add(self, name: str) -> None:
         with self._lock:
@@ -71,11 +73,21 @@ def _counting(method: Callable[..., Any], name: str) -> Callable[..., Any]:
     return wrapper
 
 
+def _count_render(render: Callable[..., Any]) -> Callable[..., Any]:
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+        COUNTERS.add("renders")
+        return render(self, *args, **kwargs)
+
+    return wrapper
+
+
 def install() -> None:
-    """Count queries on every new connection, and commits, rollbacks and health checks."""
+    """Count queries on every new connection, commits, rollbacks and health checks, and renders."""
     from django.db import connections
     from django.db.backends.signals import connection_created
+    from django.template.backends.django import Template
 
+    Template.render = _count_render(Template.render)
     connection_created.connect(_on_connection_created, weak=False)
     backend = type(connections["default"])
     for method, name in (("_commit", "commits"), ("_rollback", "rollbacks"), ("is_usable", "pings")):
