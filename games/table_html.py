@@ -3,11 +3,13 @@
 A table is three pieces: the seats, tricks and results (the same for everyone at a sequence
 number once the session runs), the hand with its prompt (one per seat), and a thin wrapper
 saying whose page it is. Shared pieces are rendered once per table, sequence number,
-language and presence, in each process, however many sockets show them.
+language and presence, in each process, however many sockets show them. A socket that shows
+the table one change ago is sent only the regions that changed (``changed_frame``).
 """
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -52,6 +54,25 @@ def table_html(table: TableView, *, error: str = "", request=None) -> str:
             context,
         )
     return render_to_string("games/_table.html", context | {"body": mark_safe(body), "hand": mark_safe(hand)})
+
+
+# The table's regions: each one element, with an id, between markers in the templates.
+REGION = re.compile(r"<!--r:([\w-]+)-->.*?<!--/r-->", re.S)
+
+
+def regions_of(html: str) -> dict[str, str]:
+    """The table's regions by name, in page order (the state last), each with its markers."""
+    return {match.group(1): match.group(0) for match in REGION.finditer(html)}
+
+
+def changed_frame(html: str, shown: dict[str, str] | None) -> tuple[str, dict[str, str]]:
+    """What a page that shows ``shown`` needs to show the table ``html``: only the regions that changed,
+    each swapped in by its id (the state last), or the whole table when nothing is shown yet or the
+    regions differ in kind (a hand appears, the deal ends). Returns the frame and what it leaves shown."""
+    regions = regions_of(html)
+    if shown is None or regions.keys() != shown.keys():
+        return html, regions
+    return "".join(text for name, text in regions.items() if shown[name] != text), regions
 
 
 def _seat_rows(table: TableView) -> list[str]:

@@ -16,7 +16,61 @@ from games.models import GameSession
 from games.records import deal_state
 
 DATA_CARD = re.compile(r'data-card="([2-9TJQKA][SHDC])"')
-SEQ = re.compile(r'id="table"[^>]*data-seq="(\d+)"', re.S)
+SEQ = re.compile(r'id="table(?:-state)?"[^>]*data-seq="(\d+)"', re.S)
+
+
+REGION = re.compile(r"<!--r:([\w-]+)-->.*?<!--/r-->", re.S)
+MESSAGE = '<p id="table-message"'
+
+
+class TablePage(WebsocketCommunicator):
+    """A websocket client that keeps the table as a browser would: a frame of the regions that
+    changed is swapped into the table it shows, so every view reaches the test whole, as the page
+    has it then (``raw`` keeps the frames as sent)."""
+
+    table: str | None = None
+
+    async def receive_from(self, timeout: float = 1) -> str:
+        frame = await super().receive_from(timeout)
+        page = self.whole(frame)
+        self.raw = [*getattr(self, "raw", []), frame]
+        self.whole_of = [*getattr(self, "whole_of", []), page]
+        return page
+
+    def whole(self, frame: str) -> str:
+        if '<div id="table"' in frame:
+            self.table = frame[: frame.index(MESSAGE)] if MESSAGE in frame else frame
+            return frame
+        regions = {match.group(1): match.group(0) for match in REGION.finditer(frame)}
+        if not regions:
+            return frame  # a message, presence, a chat line
+        assert self.table is not None, "a frame of changed regions before any whole table"
+        page = self.table
+        for name, text in regions.items():
+            pattern = rf"<!--r:{re.escape(name)}-->.*?<!--/r-->"
+            page, found = re.subn(pattern, _replacement(text), page, count=1, flags=re.S)
+            assert found, f"region {name} is not on the page"
+        self.table = _with_state(page)
+        return self.table + REGION.sub("", frame)
+
+
+def _replacement(text: str):
+    return lambda _: text
+
+
+def _with_state(page: str) -> str:
+    """What table.js does after a frame of regions: #table takes its state from #table-state."""
+    state = re.search(r'<div id="table-state"[^>]*>', page).group()
+    opening = re.search(r'<div id="table"[^>]*>', page)
+    tag = opening.group()
+    for name in ("seq", "now", "title"):
+        value = re.search(rf'data-{name}="([^"]*)"', state)
+        if value:
+            tag = re.sub(rf'data-{name}="[^"]*"', _replacement(f'data-{name}="{value.group(1)}"'), tag)
+    tag = tag.replace(" data-my-turn", "")
+    if " data-my-turn" in state:
+        tag = tag.replace(' data-title="', ' data-my-turn data-title="', 1)
+    return page[: opening.start()] + tag + page[opening.end() :]
 
 
 def session_cookie(user) -> bytes:
@@ -29,7 +83,7 @@ async def connect(session_id: int, user=None, origin: bytes = b"http://localhost
     headers = [(b"origin", origin), (b"host", b"localhost")]
     if user is not None:
         headers.append((b"cookie", await database_sync_to_async(session_cookie)(user)))
-    communicator = WebsocketCommunicator(application, f"/ws/tables/{session_id}/", headers=headers)
+    communicator = TablePage(application, f"/ws/tables/{session_id}/", headers=headers)
     connected, _ = await communicator.connect()
     assert connected
     return communicator

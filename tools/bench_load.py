@@ -103,7 +103,7 @@ HANDSHAKE_TIMEOUT = 15.0  # for one attempt (daphne itself rejects handshakes no
 
 # --- frames ---------------------------------------------------------------------------------
 
-TABLE_TAG = re.compile(r'<[a-zA-Z]+\s[^>]*\bid="table"[^>]*>')
+TABLE_TAG = re.compile(r'<[a-zA-Z]+\s[^>]*\bid="table(?:-state)?"[^>]*>')  # a whole table, or its changed regions
 SEQ_ATTR = re.compile(r'\sdata-seq="(\d+)"')
 BUTTON_TAG = re.compile(r"<button\s[^>]*>")
 MOVE_NAME = re.compile(r'\sname="move"')  # a move button (a card, a bid)
@@ -121,7 +121,10 @@ class View:
 
 
 def parse_frame(frame: str) -> View | None:
-    """A table view's ``data-seq`` and the hand's enabled card buttons; ``None`` for a message frame."""
+    """A table view's ``data-seq`` and the hand's enabled card buttons; ``None`` for a message frame.
+
+    A frame of changed regions carries its ``data-seq`` on ``#table-state``, after the regions: its
+    buttons are those of the regions it carries (a hand not sent did not change)."""
     table = TABLE_TAG.search(frame)
     if table is None:
         return None
@@ -129,7 +132,7 @@ def parse_frame(frame: str) -> View | None:
     if seq is None:
         return None
     playable = []
-    for button in BUTTON_TAG.finditer(frame, table.end()):
+    for button in BUTTON_TAG.finditer(frame):
         tag = button.group()
         if not MOVE_NAME.search(tag) or DISABLED.search(QUOTED.sub('""', tag)) or INERT.search(tag):
             continue

@@ -37,7 +37,7 @@ from games.engine.game import looks_like_action
 from games.models import PRESENCE_TIMEOUT, ChatMute, Connection, GameSession, Seat, SocketOpening
 from games.selectors import table_view
 from games.services.locks import named_lock
-from games.table_html import message_html, presence_html, table_html
+from games.table_html import changed_frame, message_html, presence_html, table_html
 from games.threads import db
 
 from . import drivers, sockets
@@ -56,6 +56,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     joined = False
     left = False
     sent_seq = -1
+    shown: dict[str, str] | None = None  # the table's regions as this page shows them (during play)
     opened_at_seq = 0
 
     async def __call__(self, scope, receive, send) -> None:
@@ -220,6 +221,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         snapshot = snapshots.peek(self.session_id)
         if snapshot is not None and self.sent_seq >= 0:
             await self.send(text_data=presence_html(table_view(snapshot, self.user, online)))
+            self.shown = None  # the seats now show presence of their own: the next view is whole
 
     async def layer_lost(self, event: dict) -> None:
         raise ConnectionError("the channel layer is unreachable")
@@ -233,8 +235,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         if snapshot is None or (snapshot.seq <= self.sent_seq and not force):
             return snapshot
         table = table_view(snapshot, self.user, snapshots.online(self.session_id))
+        playing = snapshot.session.status == GameSession.Status.PLAYING
+        # One change on from what this page shows, during play: only the regions that changed.
+        partial = playing and not force and self.shown is not None and snapshot.seq == self.sent_seq + 1
+        frame, shown = changed_frame(table_html(table), self.shown if partial else None)
+        self.shown = shown if playing else None
         self.sent_seq = max(self.sent_seq, snapshot.seq)
-        await self.send(text_data=table_html(table) + message_html(message) + extra)
+        await self.send(text_data=frame + message_html(message) + extra)
         return snapshot
 
     async def _refuse(self, text: str) -> None:

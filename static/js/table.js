@@ -188,16 +188,31 @@
   document.addEventListener("htmx:wsOpen", fitFelt);
   document.addEventListener("htmx:wsClose", fitFelt);
 
-  document.addEventListener("htmx:load", function (event) {
-    fitFelt();
-    var root = table();
-    if (!root || !(event.detail.elt === root || event.detail.elt.contains(root))) return;
+  function tableShown(root) {
     if (root.dataset.title) document.title = root.dataset.title;
     if (root.dataset.now) skew = Number(root.dataset.now) - Date.now();
     tick();
     keepFocus(root);
     announce(root);
     signalTurn(root);
+  }
+  document.addEventListener("htmx:load", function (event) {
+    fitFelt();
+    var root = table();
+    if (!root || !(event.detail.elt === root || event.detail.elt.contains(root))) return;
+    tableShown(root);
+  });
+  // A frame of only the regions that changed leaves #table in place: its state (the sequence
+  // number, whose turn, the title) comes in #table-state, and is copied onto it here.
+  var STATE = ["seq", "now", "title"];
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var root = table();
+    var state = document.getElementById("table-state");
+    if (!root || !state || root.dataset.seq === state.dataset.seq) return;
+    STATE.forEach(function (name) { if (name in state.dataset) root.dataset[name] = state.dataset[name]; });
+    root.toggleAttribute("data-my-turn", state.hasAttribute("data-my-turn"));
+    fitFelt();
+    tableShown(root);
   });
 
   // Keys: 1–9 play that card of the hand, arrows move along the hand, Enter plays the focused card.

@@ -2,13 +2,15 @@
 
 import json
 import random
+import re
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.utils import translation
 
 from femkort_site.asgi import application
-from games import services
+from games import services, snapshots
 from games.engine import get_game
 from games.engine.cards import CARDS
 from games.models import Connection, GameSession, Play
@@ -146,9 +148,9 @@ async def test_a_forty_five_session_over_websockets_never_shows_hidden_cards_or_
             break
         legal = state.legal_actions()  # the auction and the draw by the rule of thumb, so the session ends
         action = get_game(game).rule_of_thumb(state) if state.trick is None else legal[moves % len(legal)]
-        await sockets[state.to_act].send_to(
-            text_data=json.dumps({"action": "play", "move": action, "seq": session.seq})
-        )
+        mover = sockets[state.to_act]
+        await mover.send_to(text_data=json.dumps({"action": "play", "move": action, "seq": session.seq}))
+        await frames_until(mover, session.seq + 1)
         received[state.to_act] += await frames_until(sockets[state.to_act], session.seq + 1)
         moves += 1
     await close_all(sockets)
@@ -412,3 +414,68 @@ async def test_a_michigan_session_over_websockets_never_shows_another_hand_or_a_
                     assert found.count(boodle) <= 1 + (boodle not in hidden_at[seq][seat]), (seat, seq, boodle)
                 shown |= cards
     assert len(shown) > 20
+
+
+def _page_now(session_id: int, seq: int, user) -> str | None:
+    """The table at ``seq`` as the consumer renders it whole, from this process's snapshot (no read)."""
+    from games.selectors import table_view
+    from games.table_html import table_html
+
+    snapshot = snapshots.peek(session_id)
+    if snapshot is None or snapshot.seq != seq:
+        return None
+    with translation.override("en"):
+        return _timeless(table_html(table_view(snapshot, user, snapshots.online(session_id))))
+
+
+def _timeless(html: str) -> str:
+    """The table without its server time, #table's attributes in one order (table.js sets them)."""
+    html = re.sub(r'data-now="\d+"', "", html)
+    html = re.sub(r"\?seq=\d+", "?seq=", html, count=1)  # the poll's: a stale one is answered with the whole table
+    html = re.sub(r'<span id="presence-\d+"[^>]*>[^<]*</span>', "", html)  # told by presence frames of their own
+    opening = re.search(r'<div id="table"([^>]*)>', html)
+    attributes = sorted(re.findall(r'[\w-]+(?:="[^"]*")?', opening.group(1)))
+    return html[: opening.start()] + f"<div {' '.join(attributes)}>" + html[opening.end() :]
+
+
+@pytest.mark.parametrize(
+    "table", [pytest.param({}, id="femkort"), pytest.param({"game": "michigan", "options": {}}, id="michigan")]
+)
+async def test_frames_carry_only_what_changed_and_the_page_they_build_is_the_table(players, table):
+    """After the first view a socket gets only the regions that changed; swapped into the page they
+    build exactly the table a fresh page shows, at every move of a whole session, and the frames
+    are a fraction of the whole table's size."""
+    for user in players:  # each socket renders in its player's language: the same one here as in the test
+        user.language = "en"
+        await database_sync_to_async(user.save)(update_fields=["language"])
+    session = await start_table(players, **table)
+    sockets = [await connect(session.pk, user) for user in players]
+    rng = random.Random(3)
+    rules = get_game(session.game)
+    sent = whole = checked = moves = 0
+    while True:
+        session, state = await table_now(session.pk)
+        for socket, user in zip(sockets, players, strict=True):
+            frames = await frames_until(socket, session.seq)
+            if frames and frame_seq(frames[-1]) == session.seq and session.status == GameSession.Status.PLAYING:
+                page = _timeless(frames[-1][: frames[-1].index('<p id="table-message"')])
+                expected = _page_now(session.pk, session.seq, user)
+                if expected is not None:
+                    assert page == expected
+                    checked += 1
+        if session.status != GameSession.Status.PLAYING or checked > 240:
+            break
+        moves += 1
+        assert moves < 400, "the session does not move on"
+        legal = state.legal_actions()
+        action = rules.rule_of_thumb(state) if rules.has_rule_of_thumb and rng.random() < 0.5 else rng.choice(legal)
+        mover = sockets[state.to_act]
+        await mover.send_to(text_data=json.dumps({"action": "play", "move": action, "seq": session.seq}))
+        await frames_until(mover, session.seq + 1)
+    for socket in sockets:
+        views = [(raw, socket.whole_of[i]) for i, raw in enumerate(socket.raw) if frame_seq(raw) is not None]
+        sent += sum(len(raw) for raw, _ in views[1:])
+        whole += sum(len(page) for _, page in views[1:])
+    await close_all(sockets)
+    assert checked > 30
+    assert sent < 0.8 * whole, f"frames carried {sent / whole:.2f} of the whole tables' bytes"
