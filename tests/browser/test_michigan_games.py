@@ -33,7 +33,10 @@ def test_michigan_for_four_against_three_computers_with_spread_antes(player):
             seen["list"] = True
         seen["boodles"] |= page.locator(".row-area.boodles .counters").count() > 0
         seen["layout"] |= page.locator(".layout-area .layout-row .card").count() > 0
+        # The dealer's decision: its buttons, or (when this page's own click took it between checks)
+        # the deal's record in the header, which says the widow was sold or taken.
         seen["sale"] |= page.locator(".choices button[data-action=sell]").count() > 0
+        seen["sale"] |= page.locator(".bidding li:has-text('the widow')").count() > 0
 
     play_together([me], check=look, minutes=10)
     assert all(seen.values()), seen
