@@ -266,55 +266,22 @@ class MichiganState:
             chips = _add(chips, seat, layout[place])
             layout = _set(layout, place, 0)
             won = _set(won, place, seat)
-        gone = self.gone | bit
+        played = replace(self, hands=tuple(hands), gone=self.gone | bit, layout=layout, chips=chips, won=won)
         run_from = card if self.run < 0 else self.run_from
         if not hands[seat]:
-            paid = [bin(hand).count("1") for hand in hands]
+            paid = [hand.bit_count() for hand in hands]
             chips = tuple(c + (sum(paid) if s == seat else -paid[s]) for s, c in enumerate(chips))
             return replace(
-                self,
-                hands=tuple(hands),
-                gone=gone,
-                layout=layout,
-                chips=chips,
-                won=won,
-                phase=OVER_PHASE,
-                to_act=None,
-                went_out=seat,
-                run=card,
-                run_from=run_from,
+                played, chips=chips, phase=OVER_PHASE, to_act=None, went_out=seat, run=card, run_from=run_from
             )
         holder = None
         if card % 13 != 12:
             after = bit << 1
             holder = next((s for s, hand in enumerate(hands) if hand & after), None)
         if holder is not None:
-            return replace(
-                self,
-                hands=tuple(hands),
-                gone=gone,
-                layout=layout,
-                chips=chips,
-                won=won,
-                run=card,
-                run_from=run_from,
-                to_act=holder,
-                passes=0,
-            )
+            return replace(played, run=card, run_from=run_from, to_act=holder, passes=0)
         # A stop: the player of the stopping card starts again, in another suit.
-        return replace(
-            self,
-            hands=tuple(hands),
-            gone=gone,
-            layout=layout,
-            chips=chips,
-            won=won,
-            run=-1,
-            run_from=-1,
-            to_act=seat,
-            barred=card // 13,
-            passes=0,
-        )
+        return replace(played, run=-1, run_from=-1, to_act=seat, barred=card // 13, passes=0)
 
     def _pass(self) -> MichiganState:
         passes = self.passes + 1
