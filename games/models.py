@@ -83,7 +83,9 @@ class GameSession(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_game_display()} #{self.pk}"
+        # Every live frame names the table twice: a registry lookup, not Django's walk over the choices.
+        game = GAMES.get(self.game)
+        return f"{_(game.title) if game else self.game} #{self.pk}"
 
 
 class Seat(models.Model):

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 
-from .cardnames import card_face, card_label, card_short
+from .cardnames import card_corner, card_face, card_label, card_short
 from .engine import GAMES
 from .engine.game import EVERYONE, Area, Game, Match, Shown, State, View
 from .models import LEVEL_NAMES, PRESENCE_TIMEOUT, Connection, Deal, GameSession, Play, Seat
@@ -170,6 +170,10 @@ class CardView:
     @property
     def face(self) -> str:
         return mark_safe(card_face(self.card))
+
+    @property
+    def corner(self) -> str:
+        return mark_safe(card_corner(self.card))
 
     @property
     def suit(self) -> str:

@@ -3,8 +3,8 @@
 A table is three pieces: the seats, tricks and results (the same for everyone at a sequence
 number once the session runs), the hand with its prompt (one per seat), and a thin wrapper
 saying whose page it is. Shared pieces are rendered once per table, sequence number,
-language and presence, in each process, however many sockets show them. A socket that shows
-the table one change ago is sent only the regions that changed (``changed_frame``).
+language and presence, in each process, however many sockets show them. During play a socket
+is sent only the regions that changed since the table it last sent (``changed_frame``).
 """
 
 from __future__ import annotations
@@ -67,12 +67,15 @@ def regions_of(html: str) -> dict[str, str]:
 
 def changed_frame(html: str, shown: dict[str, str] | None) -> tuple[str, dict[str, str]]:
     """What a page that shows ``shown`` needs to show the table ``html``: only the regions that changed,
-    each swapped in by its id (the state last), or the whole table when nothing is shown yet or the
-    regions differ in kind (a hand appears, the deal ends). Returns the frame and what it leaves shown."""
+    each swapped in by its id (the state last), or the whole table when nothing is shown yet or
+    anything outside the regions differs (a hand appears, a seat sits out, the deal ends). Returns the
+    frame and what it leaves shown (the regions, and under ``""`` the rest of the table)."""
     regions = regions_of(html)
-    if shown is None or regions.keys() != shown.keys():
+    opened = html.index(">", html.index('<div id="table"')) + 1  # #table's own attributes: table.js copies them
+    regions[""] = REGION.sub("", html[opened:])
+    if shown is None or regions.keys() != shown.keys() or regions[""] != shown[""]:
         return html, regions
-    return "".join(text for name, text in regions.items() if shown[name] != text), regions
+    return "".join(text for name, text in regions.items() if name and shown[name] != text), regions
 
 
 def _seat_rows(table: TableView) -> list[str]:

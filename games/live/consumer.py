@@ -126,9 +126,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send_view(0, force=True, message=message)
 
     async def _receive(self, text_data: str | None) -> None:
-        if self.user_id is not None and not await db(login_holds)(self.session_key, self.user_id):
-            await self._signed_out()
-            return
         if text_data is None or len(text_data) > MAX_FRAME:
             await self._refuse(_("That message was not understood; nothing changed."))
             return
@@ -138,6 +135,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._refuse(_("That message was not understood; nothing changed."))
             return
         if isinstance(message, dict) and message.get("action") == "chat":
+            if self.user_id is not None and not await db(login_holds)(self.session_key, self.user_id):
+                await self._signed_out()
             await self._chat(message.get("text"))
             return
         if not isinstance(message, dict) or message.get("action") != "play":
@@ -152,9 +151,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._refuse(_("Log in and take a seat to play."))
             return
         try:
-            session = await db(services.action_take)(
-                session_id=self.session_id, user=self.user, action=move, seen_seq=seq
-            )
+            session = await db(self._take)(move, seq)
+        except _SignedOut:
+            await self._signed_out()
+            return
         except services.StaleMove as stale:
             await self._send_view(stale.seq, force=True, message=stale.message)  # the message stays on show
             return
@@ -163,6 +163,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         drivers.schedule(self.session_id, session.seq, session.due)
         await self._send_view(session.seq)  # the mover need not wait for the broadcast
+
+    def _take(self, move: str, seq: int) -> GameSession:
+        """The login check and the move in one trip to a database thread: a move is the hot path."""
+        if not login_holds(self.session_key, self.user_id):
+            raise _SignedOut
+        return services.action_take(session_id=self.session_id, user=self.user, action=move, seen_seq=seq)
 
     async def _chat(self, text: object) -> None:
         if not isinstance(text, str):
@@ -236,8 +242,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             return snapshot
         table = table_view(snapshot, self.user, snapshots.online(self.session_id))
         playing = snapshot.session.status == GameSession.Status.PLAYING
-        # One change on from what this page shows, during play: only the regions that changed.
-        partial = playing and not force and self.shown is not None and snapshot.seq == self.sent_seq + 1
+        # During play, a page whose regions this socket knows gets only the regions that changed, however
+        # many changes behind it is: frames on one socket arrive in order, so ``shown`` is what it shows.
+        # (Whole frames for sockets behind were the most bytes just when the server was busiest.)
+        partial = playing and not force and self.shown is not None
         frame, shown = changed_frame(table_html(table), self.shown if partial else None)
         self.shown = shown if playing else None
         self.sent_seq = max(self.sent_seq, snapshot.seq)
@@ -302,6 +310,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             SocketOpening.objects.create(key=key, opened=now)
             Connection.objects.create(session_id=self.session_id, user=user, ip=ip, channel_name=self.channel_name)
         return "ok"
+
+
+class _SignedOut(Exception):
+    """This socket's login no longer holds: nothing was done."""
 
 
 def socket_language(scope: dict) -> str:
