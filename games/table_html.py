@@ -13,6 +13,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from functools import lru_cache
 
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
@@ -33,10 +34,40 @@ def forget_all() -> None:
 
 def table_html(table: TableView, *, error: str = "", request=None) -> str:
     """The ``#table`` element as ``table``'s viewer sees it (``request`` adds CSRF tokens to the forms)."""
+    return _whole(table, error, _table_pieces(table, error, request))
+
+
+def table_frame(table: TableView, shown: dict[str, str] | None) -> tuple[str, dict[str, str]]:
+    """What a page that shows ``shown`` needs to show ``table``: only the regions that changed, each
+    swapped in by its id (the state last), or the whole table when nothing is shown yet or anything
+    outside the regions differs (a hand appears, a seat sits out, the deal ends). Returns the frame
+    and what it leaves shown (the regions, and under ``""`` the rest of the table).
+
+    A frame of regions is built from the shared pieces without rendering the table around them: per
+    socket, only its own prompt, hand, controls and state."""
+    pieces = _table_pieces(table, "", None)
+    regions = _regions(pieces)
+    if shown is None or regions.keys() != shown.keys() or regions[""] != shown[""]:
+        return _whole(table, "", pieces), regions
+    return "".join(text for name, text in regions.items() if name and shown[name] != text), regions
+
+
+# The table's regions: each one element, with an id, between markers in the templates.
+REGION = re.compile(r"<!--r:([\w-]+)-->.*?<!--/r-->", re.S)
+
+
+def regions_of(html: str) -> dict[str, str]:
+    """The table's regions by name, in page order (the state last), each with its markers."""
+    return {match.group(1): match.group(0) for match in REGION.finditer(html)}
+
+
+def _table_pieces(table: TableView, error: str, request) -> dict[str, str]:
+    """The table's pieces: the body (seats, felt, header) and the viewer's own regions."""
     context = {"table": table, "error": error, "seat_rows": _seat_rows(table)}
     if request is not None:  # forms carry this visitor's CSRF token: nothing to share
         body = render_to_string("games/_table_body.html", context, request)
         hand = render_to_string("games/_hand.html", context, request)
+        controls = render_to_string("games/regions/_seat_controls.html", context, request)
     else:
         body = _shared(("body", *_key(table), _body_variant(table)), "games/_table_body.html", context)
         hand = _shared(
@@ -53,29 +84,57 @@ def table_html(table: TableView, *, error: str = "", request=None) -> str:
             "games/_hand.html",
             context,
         )
-    return render_to_string("games/_table.html", context | {"body": mark_safe(body), "hand": mark_safe(hand)})
+        controls = _shared(
+            ("controls", get_language(), table.session.pk, *_controls_variant(table)),
+            "games/regions/_seat_controls.html",
+            context,
+        )
+    docked = bool(table.prompt or table.hand)
+    prompt = _shared(
+        ("prompt", get_language(), table.prompt, table.my_turn and table.session.seq),
+        "games/regions/_prompt.html",
+        context,
+    )
+    return {
+        "body": body,
+        "prompt": prompt if docked else "",
+        "hand": hand if docked else "",
+        "controls": controls,
+        "state": render_to_string("games/regions/_state.html", context),
+    }
 
 
-# The table's regions: each one element, with an id, between markers in the templates.
-REGION = re.compile(r"<!--r:([\w-]+)-->.*?<!--/r-->", re.S)
+def _whole(table: TableView, error: str, pieces: dict[str, str]) -> str:
+    safe = {name: mark_safe(html) for name, html in pieces.items()}
+    return render_to_string(
+        "games/_table.html", {"table": table, "error": error, "docked": bool(pieces["hand"])} | safe
+    )
 
 
-def regions_of(html: str) -> dict[str, str]:
-    """The table's regions by name, in page order (the state last), each with its markers."""
-    return {match.group(1): match.group(0) for match in REGION.finditer(html)}
+def _regions(pieces: dict[str, str]) -> dict[str, str]:
+    body, skeleton = _body_regions(pieces["body"])
+    regions = dict(body)
+    for name in ("prompt", "hand", "controls", "state"):
+        regions.update(regions_of(pieces[name]))
+    regions[""] = f"{skeleton}\n{bool(pieces['hand'])}"  # besides the body's, the rest only depends on the dock
+    return regions
 
 
-def changed_frame(html: str, shown: dict[str, str] | None) -> tuple[str, dict[str, str]]:
-    """What a page that shows ``shown`` needs to show the table ``html``: only the regions that changed,
-    each swapped in by its id (the state last), or the whole table when nothing is shown yet or
-    anything outside the regions differs (a hand appears, a seat sits out, the deal ends). Returns the
-    frame and what it leaves shown (the regions, and under ``""`` the rest of the table)."""
-    regions = regions_of(html)
-    opened = html.index(">", html.index('<div id="table"')) + 1  # #table's own attributes: table.js copies them
-    regions[""] = REGION.sub("", html[opened:])
-    if shown is None or regions.keys() != shown.keys() or regions[""] != shown[""]:
-        return html, regions
-    return "".join(text for name, text in regions.items() if name and shown[name] != text), regions
+@lru_cache(maxsize=256)
+def _body_regions(body: str) -> tuple[tuple[tuple[str, str], ...], str]:
+    """The body's regions and what is left around them: once per body, however many sockets share it."""
+    return tuple(regions_of(body).items()), REGION.sub("", body)
+
+
+def _controls_variant(table: TableView) -> tuple:
+    return (
+        table.session.host_id,
+        table.can_reclaim,
+        table.can_leave,
+        table.invited,
+        table.rematch_id,
+        table.can_rematch,
+    )
 
 
 def _seat_rows(table: TableView) -> list[str]:
@@ -101,7 +160,13 @@ def presence_html(table: TableView) -> str:
 
 
 def message_html(message: str) -> str:
-    return render_to_string("games/_message.html", {"message": message})
+    """The message line; the empty one that every view carries is the same for everyone."""
+    return render_to_string("games/_message.html", {"message": message}) if message else _no_message()
+
+
+@lru_cache(maxsize=1)
+def _no_message() -> str:
+    return render_to_string("games/_message.html", {"message": ""})
 
 
 def _key(table: TableView) -> tuple:

@@ -37,7 +37,7 @@ from games.engine.game import looks_like_action
 from games.models import PRESENCE_TIMEOUT, ChatMute, Connection, GameSession, Seat, SocketOpening
 from games.selectors import table_view
 from games.services.locks import named_lock
-from games.table_html import changed_frame, message_html, presence_html, table_html
+from games.table_html import message_html, presence_html, table_frame
 from games.threads import db
 
 from . import drivers, sockets
@@ -246,7 +246,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         # many changes behind it is: frames on one socket arrive in order, so ``shown`` is what it shows.
         # (Whole frames for sockets behind were the most bytes just when the server was busiest.)
         partial = playing and not force and self.shown is not None
-        frame, shown = changed_frame(table_html(table), self.shown if partial else None)
+        frame, shown = table_frame(table, self.shown if partial else None)
         self.shown = shown if playing else None
         self.sent_seq = max(self.sent_seq, snapshot.seq)
         await self.send(text_data=frame + message_html(message) + extra)

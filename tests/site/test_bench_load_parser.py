@@ -59,13 +59,13 @@ def test_the_floor_sends_views_the_bench_reads_of_the_size_asked(monkeypatch):
 def test_a_frame_of_changed_regions_is_read_as_the_view_it_brings(players):
     """The seq comes from #table-state, the cards from the hand when it came too (a hand not sent did
     not change: a player whose turn it is now always gets its hand)."""
-    from games.table_html import changed_frame
+    from games.table_html import table_frame
 
     session = services.table_create(host=players[0], seats=3)
     for user in players[1:]:
         services.seat_take(session_id=session.pk, user=user)
     session = services.session_start(session_id=session.pk, user=players[0])
-    before = {seat: table_html(table_view_for(session, user)) for seat, user in enumerate(players)}
+    before = {seat: table_frame(table_view_for(session, user), None)[1] for seat, user in enumerate(players)}
     state = deal_state(session.deals.get())
     mover = players[state.to_act]
     session = services.action_take(
@@ -73,7 +73,7 @@ def test_a_frame_of_changed_regions_is_read_as_the_view_it_brings(players):
     )
     state = deal_state(session.deals.get())
     for seat, user in enumerate(players):
-        frame, _ = changed_frame(table_html(table_view_for(session, user)), changed_frame(before[seat], None)[1])
+        frame, _ = table_frame(table_view_for(session, user), before[seat])
         assert '<div id="table"' not in frame  # only regions
         view = parse_frame(frame + message_html(""))
         assert view.seq == session.seq
