@@ -41,17 +41,31 @@ class TablePage(WebsocketCommunicator):
         if '<div id="table"' in frame:
             self.table = frame[: frame.index(MESSAGE)] if MESSAGE in frame else frame
             return frame
-        regions = {match.group(1): match.group(0) for match in REGION.finditer(frame)}
-        if not regions:
+        if not REGION.search(frame):
             return frame  # a message, presence, a chat line
         assert self.table is not None, "a frame of changed regions before any whole table"
-        page = self.table
-        for name, text in regions.items():
-            pattern = rf"<!--r:{re.escape(name)}-->.*?<!--/r-->"
-            page, found = re.subn(pattern, _replacement(text), page, count=1, flags=re.S)
-            assert found, f"region {name} is not on the page"
-        self.table = _with_state(page)
+        self.table = swapped_in(self.table, frame)
         return self.table + REGION.sub("", frame)
+
+
+def swapped_in(page: str, frame: str) -> str:
+    """The table ``page`` after a frame of regions, as the browser has it (each by its id, then
+    #table takes its state from #table-state)."""
+    for match in REGION.finditer(frame):
+        pattern = rf"<!--r:{re.escape(match.group(1))}-->.*?<!--/r-->"
+        page, found = re.subn(pattern, _replacement(match.group(0)), page, count=1, flags=re.S)
+        assert found, f"region {match.group(1)} is not on the page"
+    return _with_state(page)
+
+
+def timeless(html: str) -> str:
+    """The table without its server time, #table's attributes in one order (table.js sets them)."""
+    html = re.sub(r'data-now="\d+"', "", html)
+    html = re.sub(r"\?seq=\d+", "?seq=", html, count=1)  # the poll's: a stale one is answered with the whole table
+    html = re.sub(r'<span id="presence-\d+"[^>]*>[^<]*</span>', "", html)  # told by presence frames of their own
+    opening = re.search(r'<div id="table"([^>]*)>', html)
+    attributes = sorted(re.findall(r'[\w-]+(?:="[^"]*")?', opening.group(1)))
+    return html[: opening.start()] + f"<div {' '.join(attributes)}>" + html[opening.end() :]
 
 
 def _replacement(text: str):

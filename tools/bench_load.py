@@ -13,8 +13,9 @@ on 127.0.0.1 only, started through ``tools.bench_server`` (which counts database
 trips without touching product code), sharing PostgreSQL (database ``femkort_bench``,
 dropped and recreated at start, flushed before each case) and Redis (db 11 by default,
 flushed before each case). With two processes, players' connections alternate between
-them, so most moves reach some players through Redis. Readiness is a TCP connect plus
-any HTTP answer to ``/``.
+them, so most moves reach some players through Redis (``--split players``, the default), or
+each table's players all go to one process (``--split tables``, as a proxy sticky by table
+would place them). Readiness is a TCP connect plus any HTTP answer to ``/``.
 
 Every (processes, tables) case runs twice: against the project, then against the stack floor
 (``tools.bench_floor``: a bare Channels consumer on the same daphne, channels-redis, Redis and
@@ -648,7 +649,10 @@ async def drive(
     for plan in plans:
         table = Table(plan.session_id)
         for cookie in plan.cookies:
-            player = Player(table, servers[len(players) % len(servers)], cookie)
+            # "players": connections alternate between processes, most moves reach someone through
+            # Redis; "tables": each table's players on one process, as a proxy sticky by table would.
+            spread = len(tables) if args.split == "tables" else len(players)
+            player = Player(table, servers[spread % len(servers)], cookie)
             table.players.append(player)
             players.append(player)
         tables.append(table)
@@ -807,6 +811,7 @@ def run_case(
     return {
         "stack": stack,
         "processes": processes,
+        "split": args.split,
         "tables": count,
         "load_before_setup": round(load_start[0], 2),
     } | result
@@ -914,6 +919,9 @@ def main() -> int:
     parser.add_argument("--processes", type=numbers, default=[1, 2], help="server process counts (1,2)")
     parser.add_argument(
         "--stacks", type=stacks, default=["project", "floor"], help="project, floor or both, in that order (both)"
+    )
+    parser.add_argument(
+        "--split", choices=("players", "tables"), default="players", help="spread over processes by (players)"
     )
     parser.add_argument("--seconds", type=float, default=30.0, help="measured window (30)")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds after every view arrived (5)")

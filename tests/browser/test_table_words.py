@@ -19,7 +19,7 @@ def test_the_turn_clock_counts_in_the_pages_language(player):
     with translation.override("ru"):
         unit = pgettext("seconds left on the turn clock", "%(seconds)s s") % {"seconds": ""}
     assert unit.strip() not in ("", "s")
-    clock = me.page.locator(".seat.to-act .clock")
+    clock = me.page.locator(".seat-top.to-act .clock")
     expect(clock).to_have_text(re.compile(rf"^\d+{re.escape(unit)}$"))  # in Russian as the header says "60 s per move"
 
 

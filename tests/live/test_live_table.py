@@ -2,7 +2,6 @@
 
 import json
 import random
-import re
 
 import pytest
 from channels.db import database_sync_to_async
@@ -27,6 +26,7 @@ from tests.live_helpers import (
     session_over_sockets,
     table_now,
     table_when,
+    timeless,
     view_where,
 )
 from tests.site_helpers import started_table
@@ -425,17 +425,7 @@ def _page_now(session_id: int, seq: int, user) -> str | None:
     if snapshot is None or snapshot.seq != seq:
         return None
     with translation.override("en"):
-        return _timeless(table_html(table_view(snapshot, user, snapshots.online(session_id))))
-
-
-def _timeless(html: str) -> str:
-    """The table without its server time, #table's attributes in one order (table.js sets them)."""
-    html = re.sub(r'data-now="\d+"', "", html)
-    html = re.sub(r"\?seq=\d+", "?seq=", html, count=1)  # the poll's: a stale one is answered with the whole table
-    html = re.sub(r'<span id="presence-\d+"[^>]*>[^<]*</span>', "", html)  # told by presence frames of their own
-    opening = re.search(r'<div id="table"([^>]*)>', html)
-    attributes = sorted(re.findall(r'[\w-]+(?:="[^"]*")?', opening.group(1)))
-    return html[: opening.start()] + f"<div {' '.join(attributes)}>" + html[opening.end() :]
+        return timeless(table_html(table_view(snapshot, user, snapshots.online(session_id))))
 
 
 @pytest.mark.parametrize(
@@ -458,7 +448,7 @@ async def test_frames_carry_only_what_changed_and_the_page_they_build_is_the_tab
         for socket, user in zip(sockets, players, strict=True):
             frames = await frames_until(socket, session.seq)
             if frames and frame_seq(frames[-1]) == session.seq and session.status == GameSession.Status.PLAYING:
-                page = _timeless(frames[-1][: frames[-1].index('<p id="table-message"')])
+                page = timeless(frames[-1][: frames[-1].index('<p id="table-message"')])
                 expected = _page_now(session.pk, session.seq, user)
                 if expected is not None:
                     assert page == expected
