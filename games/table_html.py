@@ -63,13 +63,17 @@ def regions_of(html: str) -> dict[str, str]:
 
 def _table_pieces(table: TableView, error: str, request) -> dict[str, str]:
     """The table's pieces: the body (seats, felt, header) and the viewer's own regions."""
-    context = {"table": table, "error": error, "seat_rows": _seat_rows(table)}
+    context = {"table": table, "error": error}
+
+    def render_body(request=None) -> str:  # the seats only when the body is rendered: most sockets find it made
+        return render_to_string("games/_table_body.html", context | {"seat_rows": _seat_rows(table)}, request)
+
     if request is not None:  # forms carry this visitor's CSRF token: nothing to share
-        body = render_to_string("games/_table_body.html", context, request)
+        body = render_body(request)
         hand = render_to_string("games/_hand.html", context, request)
         controls = render_to_string("games/regions/_seat_controls.html", context, request)
     else:
-        body = _shared(("body", *_key(table), _body_variant(table)), "games/_table_body.html", context)
+        body = _shared(("body", *_key(table), _body_variant(table)), None, {}, render_body)
         hand = _shared(
             (
                 "hand",
