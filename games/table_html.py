@@ -13,6 +13,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from dataclasses import replace
 from functools import lru_cache
 
 from django.template.loader import render_to_string
@@ -22,7 +23,7 @@ from django.utils.translation import get_language
 from .models import GameSession
 from .selectors import TableView
 
-KEEP_PIECES = 4000
+KEEP_PIECES = 8000  # about 12 pieces live per busy table (seats, hands, felt, header)
 _lock = threading.Lock()
 _pieces: OrderedDict[Hashable, str] = OrderedDict()
 
@@ -65,8 +66,9 @@ def _table_pieces(table: TableView, error: str, request) -> dict[str, str]:
     """The table's pieces: the body (seats, felt, header) and the viewer's own regions."""
     context = {"table": table, "error": error}
 
-    def render_body(request=None) -> str:  # the seats only when the body is rendered: most sockets find it made
-        return render_to_string("games/_table_body.html", context | {"seat_rows": _seat_rows(table)}, request)
+    def render_body(request=None) -> str:  # its pieces only when the body is rendered: most sockets find it made
+        pieces = {"seat_rows": _seat_rows(table), "head": _head(table), "felt": _felt(table)}
+        return render_to_string("games/_table_body.html", context | pieces, request)
 
     if request is not None:  # forms carry this visitor's CSRF token: nothing to share
         body = render_body(request)
@@ -142,11 +144,34 @@ def _controls_variant(table: TableView) -> tuple:
 
 
 def _seat_rows(table: TableView) -> list[str]:
-    """Once play starts, each seat looks the same to everyone: rendered once until that seat changes."""
+    """Once play starts, each seat looks the same to everyone: rendered once until that seat changes,
+    in two pieces (its turn and facts change with every turn, its cards played once a trick)."""
     if table.session.status == GameSession.Status.WAITING:
         return []
     language = get_language()
-    return [mark_safe(_shared(("seat", language, seat), "games/_seat.html", {"seat": seat})) for seat in table.seats]
+    rows = []
+    for seat in table.seats:
+        top = _shared(("seat-top", language, replace(seat, played=())), "games/_seat_top.html", {"seat": seat})
+        played = _shared(
+            ("seat-played", language, seat.position, seat.name, seat.played), "games/_seat_played.html", {"seat": seat}
+        )
+        context = {"seat": seat, "top": mark_safe(top), "played": mark_safe(played)}
+        rows.append(mark_safe(_shared(("seat", language, seat), "games/_seat.html", context)))
+    return rows
+
+
+def _head(table: TableView) -> str:
+    """The header: what the table is, the deal, the options, trump and the bidding; it changes seldom."""
+    session = table.session
+    key = (session.pk, session.status, session.turn_seconds, table.deal_number, table.header)
+    key += (table.finished_summary, table.last_deal)
+    return mark_safe(_shared(("head", get_language(), *key), "games/_table_head.html", {"table": table}))
+
+
+def _felt(table: TableView) -> str:
+    return mark_safe(
+        _shared(("felt", get_language(), table.deal_number, table.areas), "games/_felt_areas.html", {"table": table})
+    )
 
 
 def presence_html(table: TableView) -> str:
