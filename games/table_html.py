@@ -1,10 +1,12 @@
 """The table as HTML for one viewer, sharing with other viewers everything that is the same for them.
 
-A table is three pieces: the seats, tricks and results (the same for everyone at a sequence
-number once the session runs), the hand with its prompt (one per seat), and a thin wrapper
-saying whose page it is. Shared pieces are rendered once per table, sequence number,
-language and presence, in each process, however many sockets show them. During play a socket
-is sent only the regions that changed since the table it last sent (``changed_frame``).
+A table is pieces: the body (header, seats, felt: the same for everyone at a sequence number
+once the session runs, each part rendered once until it changes), the hand and the prompt (one
+per seat, or per prompt), the viewer's controls, and a thin wrapper saying whose page it is.
+Shared pieces are rendered once per table, change, language and presence, in each process,
+however many sockets show them. Each region of the page (``templates/games/regions/`` and the
+hand) is one element with an id between markers; during play a socket is sent only the regions
+that changed since the table it last sent (``table_frame``), built from the pieces alone.
 """
 
 from __future__ import annotations
@@ -151,10 +153,9 @@ def _seat_rows(table: TableView) -> list[str]:
     language = get_language()
     rows = []
     for seat in table.seats:
-        top = _shared(("seat-top", language, replace(seat, played=())), "games/_seat_top.html", {"seat": seat})
-        played = _shared(
-            ("seat-played", language, seat.position, seat.name, seat.played), "games/_seat_played.html", {"seat": seat}
-        )
+        top = _shared(("seat-top", language, replace(seat, played=())), "games/regions/_seat.html", {"seat": seat})
+        key = ("seat-played", language, seat.position, seat.name, seat.played)
+        played = _shared(key, "games/regions/_played.html", {"seat": seat})
         context = {"seat": seat, "top": mark_safe(top), "played": mark_safe(played)}
         rows.append(mark_safe(_shared(("seat", language, seat), "games/_seat.html", context)))
     return rows
@@ -165,12 +166,12 @@ def _head(table: TableView) -> str:
     session = table.session
     key = (session.pk, session.status, session.turn_seconds, table.deal_number, table.header)
     key += (table.finished_summary, table.last_deal)
-    return mark_safe(_shared(("head", get_language(), *key), "games/_table_head.html", {"table": table}))
+    return mark_safe(_shared(("head", get_language(), *key), "games/regions/_head.html", {"table": table}))
 
 
 def _felt(table: TableView) -> str:
     return mark_safe(
-        _shared(("felt", get_language(), table.deal_number, table.areas), "games/_felt_areas.html", {"table": table})
+        _shared(("felt", get_language(), table.deal_number, table.areas), "games/regions/_felt.html", {"table": table})
     )
 
 
