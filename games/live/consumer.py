@@ -2,10 +2,12 @@
 
 Frames in: ``{"action": "play", "card": "QH", "seq": N}`` or ``{"action": "chat", "text": "..."}``
 (plus what htmx adds).
-Frames out: HTML fragments that htmx swaps by id (this user's table, the seats' presence
-markers, or a message for this connection only). Group messages carry only "table X is at
-seq N" and who is online; each consumer renders its own user's view from the snapshot its
-process keeps, so a change costs one read per process and one small render per socket.
+Frames out: HTML fragments that htmx swaps by id (this user's table, or during play only the
+regions of it that changed; the seats' presence markers; a message for this connection only).
+Group messages carry only "table X is at seq N" and who is online; each consumer builds its own
+user's view from the snapshot its process keeps, out of pieces rendered once per process
+(``games/table_html.py``), so a change costs one read per process and per socket only its own
+hand, prompt and state line.
 
 Whatever happens — bad input, a crash, Redis going away — the connection leaves its group
 and its presence row behind it, and the player gets a message rather than a dead socket.
