@@ -79,18 +79,26 @@ def card_face(card: str) -> str:
 
 def card_corner(card: str) -> str:
     """Only the corner's index: small cards laid in a fan or a row show nothing else."""
-    return _card_face(card, get_language()).partition('<span class="middle">')[0]
+    return _card_corner(card, get_language())
 
 
 @lru_cache(maxsize=512)
 def _card_face(card: str, language: str | None) -> str:
+    rank = rank_short(card[0])
+    middle = format_html('<span class="court">{}</span>', rank) if card[0] in "JQK" else _suit(card[1])
+    return format_html('{}<span class="middle">{}</span>', _card_corner(card, language), middle)
+
+
+@lru_cache(maxsize=512)
+def _card_corner(card: str, language: str | None) -> str:
     # As short as it can be: every frame of a live table carries a few of these. The symbols carry
     # their viewBox; the card around the face (role="img" or a button) has the name, so its children
     # are not read out.
-    rank, suit = rank_short(card[0]), card[1]
-    symbol = format_html('<svg class="suit"><use href="#suit-{}"/></svg>', suit)
-    middle = format_html('<span class="court">{}</span>', rank) if card[0] in "JQK" else symbol
-    return format_html('<span class="corner">{}{}</span><span class="middle">{}</span>', rank, symbol, middle)
+    return format_html('<span class="corner">{}{}</span>', rank_short(card[0]), _suit(card[1]))
+
+
+def _suit(suit: str) -> str:
+    return format_html('<svg class="suit"><use href="#suit-{}"/></svg>', suit)
 
 
 def cards_short(cards: list[str] | tuple[str, ...]) -> str:

@@ -98,14 +98,18 @@ def _table_pieces(table: TableView, error: str, request) -> dict[str, str]:
             context,
         )
     docked = bool(table.prompt or table.hand)
-    prompt = _shared(
-        ("prompt", get_language(), table.prompt, table.my_turn and table.session.seq),
-        "games/regions/_prompt.html",
-        context,
+    prompt = (
+        _shared(
+            ("prompt", get_language(), table.prompt, table.my_turn and table.session.seq),
+            "games/regions/_prompt.html",
+            context,
+        )
+        if docked
+        else ""
     )
     return {
         "body": body,
-        "prompt": prompt if docked else "",
+        "prompt": prompt,
         "hand": hand if docked else "",
         "controls": controls,
         "state": render_to_string("games/regions/_state.html", context),
