@@ -14,6 +14,8 @@ from accounts.models import User
 
 from .engine import get_game
 from .engine.game import HiddenCards, Match, View
+from .engine.records import RecordError
+from .engine.verify import verify
 from .models import Deal, GameSession, PeriodStanding, Seat, Standing
 from .records import deal_start, deal_state
 from .selectors import AreaView, CardView, area_view, card_view
@@ -42,6 +44,38 @@ def deal_export(deal: Deal) -> dict:
 
 def session_export(session: GameSession) -> list[dict]:
     return [row.record for row in session_history(session) if row.record is not None]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One deal of an export, checked against its revealed seed (``engine.verify``)."""
+
+    name: str
+    verified: bool
+    problems: tuple[str, ...] = ()
+    unverifiable: str = ""  # why it could not be checked at all (no seed, not a deal record)
+
+
+def verdicts(exported: object) -> list[Verdict]:
+    """Each deal of an export (a deal's record, or a session's list of them), checked."""
+    records = exported if isinstance(exported, list) else [exported]
+    said = []
+    for number, record in enumerate(records, 1):
+        fair = record.get("fair") if isinstance(record, dict) else None
+        name = fair.get("identity") if isinstance(fair, dict) and isinstance(fair.get("identity"), str) else ""
+        name = name or _("deal %(number)d of the file") % {"number": number}
+        try:
+            problems = verify(record)
+        except RecordError as error:
+            said.append(Verdict(name, False, unverifiable=str(error)))
+            continue
+        said.append(Verdict(name, not problems, tuple(problems)))
+    return said
+
+
+def fair_of(deal: Deal) -> dict:
+    """How a finished deal was shuffled, for its page: nothing for a deal still in play."""
+    return deal.fair if deal.finished is not None else {}
 
 
 @dataclass
@@ -74,6 +108,8 @@ def session_history(session: GameSession) -> list[DealRow]:
             rows.append(DealRow(deal, None, None))
             continue
         record = state.public_record() | rules.record_context(match)
+        if deal.fair:  # the deal is over: how it was shuffled may be shown, seed and every card dealt
+            record["fair"] = deal.fair | {"setup": deal.setup}
         match = match.settle(state)
         rows.append(DealRow(deal, record, match))
     return rows

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_safe
 
 from . import history
 from .models import Standing
@@ -42,7 +45,7 @@ def deal_replay(request: HttpRequest, deal_id: int) -> HttpResponse:
     except ValueError:
         step = 0
     replay = history.replay_at(deal, step)
-    return render(request, "games/replay.html", {"replay": replay, "deal": deal})
+    return render(request, "games/replay.html", {"replay": replay, "deal": deal, "fair": history.fair_of(deal)})
 
 
 @require_safe
@@ -51,6 +54,37 @@ def deal_export(request: HttpRequest, deal_id: int) -> JsonResponse:
     response = JsonResponse(history.deal_export(deal))
     response["Content-Disposition"] = f'attachment; filename="femkort-deal-{deal.pk}.json"'
     return response
+
+
+MAX_EXPORT = 2_000_000  # bytes of JSON pasted or uploaded to the verify page: a long session's export
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def deal_verify(request: HttpRequest) -> HttpResponse:
+    """Check an export against its seed: a deal of this site (``?deal=``), or JSON pasted or uploaded."""
+    context: dict = {"text": ""}
+    deal_id = request.GET.get("deal", "")
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        text = upload.read(MAX_EXPORT + 1).decode("utf-8", "replace") if upload else request.POST.get("export", "")
+        context["text"] = text[:MAX_EXPORT]
+        if len(text) > MAX_EXPORT:
+            context["error"] = _("That file is too large to check here; use python -m games.engine verify.")
+        else:
+            try:
+                context["verdicts"] = history.verdicts(json.loads(text))
+            except (ValueError, RecursionError):
+                context["error"] = _("That is not JSON: paste a deal's or a session's export as downloaded.")
+    elif deal_id.isdigit():
+        deal = history.finished_deal(int(deal_id))
+        exported = history.deal_export(deal)
+        context |= {"deal": deal, "text": json.dumps(exported, indent=1), "verdicts": history.verdicts(exported)}
+    return render(request, "games/verify.html", context, status=400 if "error" in context else 200)
+
+
+@require_safe
+def fair_play(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/fair_play.html")
 
 
 @require_safe

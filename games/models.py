@@ -64,6 +64,11 @@ class GameSession(models.Model):
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch_of", help_text=_("Play again.")
     )
     chat_on = models.BooleanField(default=True, help_text=_("The host may turn the table's chat off."))
+    next_commitment = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text=_("The commitment to the next deal's secret seed, shown before it is dealt."),
+    )
     created = models.DateTimeField(auto_now_add=True)
     active = models.DateTimeField(
         default=timezone.now, help_text=_("The last change; a waiting table idle for long closes on its own.")
@@ -172,6 +177,14 @@ class Deal(models.Model):
             "upcard), the options it was played under and what it needed of the session before it."
         )
     )
+    fair = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text=_(
+            "How the deal was shuffled (seed, commitment, contributions, the session before it), "
+            "shown only once the deal is over; empty for a deal dealt before deals could be verified."
+        ),
+    )
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
     started = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)
@@ -182,6 +195,21 @@ class Deal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.session} deal {self.number}"
+
+
+class SeedDraw(models.Model):
+    """The next deal's secret seed, drawn and committed to before it is dealt, and the seated
+    players' contributions to its shuffle gathered until then (one pending draw per table)."""
+
+    session = models.OneToOneField(GameSession, on_delete=models.CASCADE, related_name="seed_draw")
+    number = models.PositiveIntegerField(help_text=_("The deal it is for."))
+    seed = models.CharField(max_length=64, help_text=_("Secret until that deal is over."))
+    commitment = models.CharField(max_length=64)
+    contributions = models.JSONField(default=dict, blank=True, help_text=_("Each player's contribution, by user id."))
+    drawn = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.session} deal {self.number} seed"
 
 
 class Play(models.Model):

@@ -281,6 +281,8 @@ class TableHeader:
     standing: tuple[str, ...] = ()  # the partnerships' scores
     beside: tuple[AreaView, ...] = ()  # areas drawn beside the header (the upcard, while trump is being made)
     bidding: tuple[str, ...] = ()  # this deal's public record so far (bids and calls), in words, in order
+    commitment: str = ""  # the shuffle of the deal in play (or on show), committed to before it was dealt
+    next_commitment: str = ""  # the next deal's, on show before it is dealt
 
     @property
     def upcard(self) -> CardView | None:
@@ -612,6 +614,8 @@ def _header(
         contract=tuple(say(text, names) for kind, text in facts if kind != "trump") if live else (),
         beside=tuple(area for area in _areas(view, names) if area.beside) if live else (),
         bidding=tuple(say(text, names) for text in view.log) if live else (),
+        commitment=snapshot.deal.fair.get("commitment", "") if snapshot.deal is not None and playing else "",
+        next_commitment=snapshot.session.next_commitment,
     )
 
 

@@ -186,8 +186,24 @@ def _then_computers(session_id: int, change: Callable[[], object]) -> Callable[[
 @login_required
 @require_POST
 def session_start(request: HttpRequest, session_id: int) -> HttpResponse:
-    start = _then_computers(session_id, lambda: services.session_start(session_id=session_id, user=request.user))
+    contribution = request.POST.get("contribution", "")  # the host's randomness for the first shuffle (table.js)
+    start = _then_computers(
+        session_id,
+        lambda: services.session_start(session_id=session_id, user=request.user, contribution=contribution),
+    )
     return _act(request, session_id, start)
+
+
+@login_required
+@require_POST
+def fair_contribute(request: HttpRequest, session_id: int) -> HttpResponse:
+    """A seated player's randomness for the next deal's shuffle, when the page has no socket."""
+    commitment, value = request.POST.get("commitment", ""), request.POST.get("value", "")
+
+    def add() -> None:
+        services.contribution_add(session_id=session_id, user=request.user, commitment=commitment, value=value)
+
+    return _act(request, session_id, add)
 
 
 @login_required

@@ -1,4 +1,4 @@
-"""Command line: ``python -m games.engine perft|replay|bench`` (documented in the README)."""
+"""Command line: ``python -m games.engine perft|replay|verify|bench`` (documented in the README)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from .cards import parse_suit
 from .records import IllegalRecordPlay, RecordError, replay
 from .tricks.deal import DealState
 from .tricks.perft import perft, perft_actions
+from .verify import verify
 
 BENCH_DEALS = 200
 BENCH_DEPTH = 12
@@ -35,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--depth", type=int, required=True)
     p.add_argument("--hands", required=True, help='cards from seat 0, e.g. "AS,KS,QS,JS,TS/2H,3H,4H,5H,6H/..."')
     commands.add_parser("replay", help="replay a JSON deal record from stdin")
+    commands.add_parser("verify", help="check a finished deal's export (or a session's) against its revealed seed")
     b = commands.add_parser("bench", help="perft speed on a fixed set of deals")
     b.add_argument("--deals", type=int, default=BENCH_DEALS)
     args = parser.parse_args(argv)
@@ -42,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
         return _perft(args)
     if args.command == "replay":
         return _replay()
+    if args.command == "verify":
+        return _verify()
     return _bench(args.deals)
 
 
@@ -120,6 +124,34 @@ def _replay() -> int:
         return 1
     print(json.dumps(result))
     return 0
+
+
+def _verify() -> int:
+    """Each deal of the export (one deal's record, or a session's list of them): "verified", or what differs."""
+    try:
+        exported = json.loads(sys.stdin.read())
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        print(f"verify: input is not JSON: {error}", file=sys.stderr)
+        return 2
+    records = exported if isinstance(exported, list) else [exported]
+    failed = 0
+    for number, record in enumerate(records, 1):
+        name = record.get("fair", {}).get("identity") if isinstance(record, dict) else None
+        name = name or f"deal {number}"
+        try:
+            problems = verify(record)
+        except RecordError as error:
+            print(f"{name}: cannot verify: {error}")
+            failed = max(failed, 2)
+            continue
+        if problems:
+            print(f"{name}: NOT verified")
+            for problem in problems:
+                print(f"  {problem}")
+            failed = max(failed, 1)
+        else:
+            print(f"{name}: verified")
+    return failed
 
 
 def _illegal(record: dict, illegal: IllegalRecordPlay) -> dict:

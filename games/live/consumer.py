@@ -141,6 +141,9 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self._signed_out()
             await self._chat(message.get("text"))
             return
+        if isinstance(message, dict) and message.get("action") == "contribute":
+            await self._contribute(message.get("commitment"), message.get("value"))
+            return
         if not isinstance(message, dict) or message.get("action") != "play":
             await self._refuse(_("Unknown action; nothing changed."))
             return
@@ -182,6 +185,21 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._refuse(refused.message)
             return
         await self.send(text_data=message_html(""))  # clears an earlier refusal; the line itself comes by broadcast
+
+    async def _contribute(self, commitment: object, value: object) -> None:
+        """A seated player's randomness for the next deal's shuffle; nothing to show unless refused."""
+        if not self.user.is_authenticated:
+            await self._refuse(_("Log in and take a seat to play."))
+            return
+        if not isinstance(commitment, str) or not isinstance(value, str):
+            await self._refuse(_("That message was not understood; nothing changed."))
+            return
+        try:
+            await db(services.contribution_add)(
+                session_id=self.session_id, user=self.user, commitment=commitment, value=value
+            )
+        except services.TableError as refused:
+            await self._refuse(refused.message)
 
     async def player_login_changed(self, event: dict) -> None:
         """This socket's player logged out somewhere, changed the password or lost the account."""

@@ -2,6 +2,7 @@
 
 from .chat import ChatTooFast, chat_mute, chat_post, chat_switch
 from .errors import IllegalCard, NotSeated, StaleMove, TableError
+from .fair import contribution_add
 from .play import action_take, computer_turn, computers_play_all
 from .standings import standings_rebuild
 from .tables import (
@@ -33,6 +34,7 @@ __all__ = [
     "computer_remove",
     "computer_turn",
     "computers_play_all",
+    "contribution_add",
     "rematch_decline",
     "seat_leave",
     "seat_reclaim",

@@ -23,6 +23,7 @@ from games.models import Deal, GameSession, Play, Seat
 from games.records import deal_state, match_of, sides_of, store_match
 from games.selectors import TableSnapshot
 
+from . import fair
 from .errors import IllegalCard, NotSeated, StaleMove, TableError
 from .locks import locked_session
 from .standings import standings_record
@@ -205,10 +206,9 @@ def _computer_turn_locked(
         return None
     if patient and ask_window(state) and any(s.user_id and not s.stand_in for s in seats):
         return None
-    rng = rng or secrets.SystemRandom()
     if card is None or card not in state.legal_actions():
         view = state.view(seat.position, match_of(session, seats).scores)
-        card = decide(seat.played_by, view, rng)
+        card = decide(seat.played_by, view, rng or secrets.SystemRandom())
     _play(session, seats, deal, state, card, seat.position, rng, known)
     return session
 
@@ -221,13 +221,32 @@ def computers_play_all(*, session_id: int, rng: random.Random | None = None) -> 
     return played
 
 
-def deal_next(session: GameSession, match: Match, *, number: int, rng: random.Random) -> tuple[Deal, State]:
-    """Deal the match's next deal and store it as its game set it up."""
+def deal_next(
+    session: GameSession, match: Match | None, seats: Sequence[Seat], *, number: int, rng: random.Random | None
+) -> tuple[Deal, State, Match]:
+    """Deal the match's next deal (the session's first makes the match too) and store it as its game set it up.
+
+    A live deal comes from the seed committed to for it and the players' contributions, and the
+    next deal's seed is drawn at once, so its commitment is on show before it is dealt. ``rng``
+    (tests and tools) deals from a seeded generator instead: such a deal cannot be verified and
+    says so.
+    """
     rules = get_game(session.game)
-    setup = rules.setup(match, rng)
+    shuffle = fair.shuffle_take(session, number, seats) if rng is None else None
+    stream = shuffle.stream if shuffle is not None else rng
+    first = match is None
+    if first:  # the first dealer comes from the same stream as the cards: nobody picks it
+        match = rules.new_match(players=len(seats), options=rules.parse_options(session.options), rng=stream)
+        store_match(session, match)
+    record = {}
+    if shuffle is not None:
+        before = {"players": len(seats), "options": session.options, "match": match.to_record()}
+        record = shuffle.fair | before | ({"first": True} if first else {})
+    setup = rules.setup(match, stream)
     state = rules.start(setup)
-    deal = Deal.objects.create(session=session, number=number, dealer=state.view(None).dealer, setup=setup)
-    return deal, state
+    deal = Deal.objects.create(session=session, number=number, dealer=state.view(None).dealer, setup=setup, fair=record)
+    fair.seed_draw(session, number + 1)
+    return deal, state, match
 
 
 def _known(session: GameSession) -> TableSnapshot | None:
@@ -258,7 +277,7 @@ def _play(
     if after.is_over:
         # Settling writes to the seat and deal rows: work on fresh copies, never on a shared snapshot's.
         seats = list(session.seats.select_related("user"))
-        next_state = _settle(session, seats, Deal.objects.get(pk=deal.pk), after, rng or secrets.SystemRandom())
+        next_state = _settle(session, seats, Deal.objects.get(pk=deal.pk), after, rng)
         known = None
     else:
         next_state = after
@@ -271,7 +290,9 @@ def _play(
     announce(session.pk, session.seq)
 
 
-def _settle(session: GameSession, seats: Sequence[Seat], deal: Deal, state: State, rng: random.Random) -> State | None:
+def _settle(
+    session: GameSession, seats: Sequence[Seat], deal: Deal, state: State, rng: random.Random | None
+) -> State | None:
     """Record the deal's winner and update the match; deal again unless the session is over (the next deal).
 
     A deal everyone agreed to deal again ends with no winner and the match unchanged: the
@@ -280,7 +301,7 @@ def _settle(session: GameSession, seats: Sequence[Seat], deal: Deal, state: Stat
     if outcome.again:
         deal.finished = timezone.now()
         deal.save(update_fields=["finished"])
-        return deal_next(session, match_of(session, seats), number=deal.number + 1, rng=rng)[1]
+        return deal_next(session, match_of(session, seats), seats, number=deal.number + 1, rng=rng)[1]
     deal.winner = outcome.winners[0] if len(outcome.winners) == 1 else None
     deal.finished = timezone.now()
     deal.save(update_fields=["winner", "finished"])
@@ -300,6 +321,7 @@ def _settle(session: GameSession, seats: Sequence[Seat], deal: Deal, state: Stat
         won = [seat for seat in seats if seat.won]
         session.winner = won[0] if len(winning) == 1 and won else None
         standings_record(session, seats)
+        fair.seed_drop(session)
         return None
-    _, next_state = deal_next(session, match, number=deal.number + 1, rng=rng)
+    _, next_state, _ = deal_next(session, match, seats, number=deal.number + 1, rng=rng)
     return next_state

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import secrets
+import random
 from dataclasses import asdict
 from datetime import timedelta
 
@@ -23,6 +23,7 @@ from games.models import TURN_CLOCKS, GameSession, Seat
 from games.records import players_needed, seat_choices, store_match
 from games.selectors import idle_waiting, waiting_cutoff
 
+from . import fair
 from .errors import NotSeated, TableError
 from .locks import locked_session
 from .play import deal_next
@@ -64,6 +65,8 @@ def table_create(
         active=timezone.now(),
     )
     Seat.objects.bulk_create(Seat(session=session, position=i, user=host if i == 0 else None) for i in range(seats))
+    fair.seed_draw(session, 1)
+    session.save(update_fields=["next_commitment"])
     return session
 
 
@@ -139,8 +142,12 @@ def seats_said(rules: Game) -> str:
 
 
 @transaction.atomic
-def session_start(*, session_id: int, user: User, rng: secrets.SystemRandom | None = None) -> GameSession:
-    """Close the empty seats, pick the first dealer at random and deal the first deal."""
+def session_start(
+    *, session_id: int, user: User, rng: random.Random | None = None, contribution: str = ""
+) -> GameSession:
+    """Close the empty seats, pick the first dealer at random and deal the first deal (``rng``: a
+    seeded deal for tests and tools, not a verifiable one); ``contribution``: the host's own
+    randomness for the shuffle, sent with the request."""
     previous = _lock_previous(session_id)
     session = _waiting(session_id)
     _host_only(session, user)
@@ -165,14 +172,17 @@ def session_start(*, session_id: int, user: User, rng: secrets.SystemRandom | No
         if seat.position != position:
             seat.position = position
             seat.save(update_fields=["position"])
-    rng = rng or secrets.SystemRandom()
-    match = rules.new_match(players=len(taken), options=rules.parse_options(session.options), rng=rng)
-    store_match(session, match)
+    if contribution:
+        fair.contribution_add(session_id=session.pk, user=user, commitment=session.next_commitment, value=contribution)
+    match = None
+    if rng is not None:
+        match = rules.new_match(players=len(taken), options=rules.parse_options(session.options), rng=rng)
+        store_match(session, match)
     session.seat_count = len(taken)
     session.with_computers = any(seat.computer for seat in taken)
     session.status = GameSession.Status.PLAYING
     session.started = timezone.now()
-    state = deal_next(session, match, number=1, rng=rng)[1]
+    state = deal_next(session, match, taken, number=1, rng=rng)[1]
     turn_begin(session, taken, state.to_act, **pace(state))
     _tell(previous)  # its invitation to this table is over
     return _changed(session)
@@ -191,6 +201,7 @@ def session_abandon(*, session_id: int, user: User | None = None) -> GameSession
             raise TableError(_("A session in play cannot be closed by the host."), code="not_waiting")
     session.status = GameSession.Status.ABANDONED
     session.finished = timezone.now()
+    fair.seed_drop(session)
     session.to_act = session.turn_since = session.deadline = session.due = None
     _tell(previous)
     return _changed(session)
@@ -286,6 +297,8 @@ def session_rematch(*, session_id: int, user: User) -> GameSession:
         )
         for seat in session.seats.all()
     )
+    fair.seed_draw(again, 1)
+    again.save(update_fields=["next_commitment"])
     session.rematch = again
     _changed(session)
     return again

@@ -23,6 +23,7 @@ from games.engine.game import State
 from games.models import PRESENCE_TIMEOUT, Connection, GameSession, Seat, ServerBeat
 from games.records import deal_state
 
+from . import fair
 from .errors import NotSeated, TableError
 from .locks import locked_session
 
@@ -154,6 +155,7 @@ def session_end_abandoned(session: GameSession) -> None:
     session.status = GameSession.Status.ABANDONED
     session.finished = timezone.now()
     session.to_act = session.turn_since = session.deadline = session.due = None
+    fair.seed_drop(session)
     session.seq += 1
     session.save()
     announce(session.pk, session.seq)

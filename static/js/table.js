@@ -87,6 +87,34 @@
     });
   });
 
+  // A fair shuffle: a seated player's browser adds its own randomness to the next deal's shuffle,
+  // once per deal, as soon as the table shows that deal's commitment (see the Fair play page).
+  var contributed = {};
+  function randomHex() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+  function contribute() {
+    var state = document.getElementById("table-state");
+    var form = document.getElementById("fair-form");
+    var commit = state && state.dataset.nextCommit;
+    if (!commit || !form || !window.crypto || contributed[commit]) return;
+    contributed[commit] = true;
+    var value = randomHex();
+    try { localStorage.setItem("fair:" + commit, value); } catch (e) {}  // to compare with the deal's record later
+    form.elements.commitment.value = commit;
+    form.elements.value.value = value;
+    htmx.trigger(form, "contribute");
+  }
+  document.addEventListener("htmx:wsAfterMessage", contribute);
+  document.addEventListener("htmx:load", function (event) {
+    if (!window.crypto) return;
+    event.detail.elt.querySelectorAll("input[data-random]").forEach(function (input) {
+      if (!input.value) input.value = randomHex();
+    });
+  });
+
   // Focus stays where it was across swaps: on the same card, or the hand's first card.
   var focused = null;
   document.addEventListener("focusin", function (event) {

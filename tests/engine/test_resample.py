@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import pytest
 
+from games.bots import LEVELS, decide
 from games.bots.generic import GenericSampler
 from games.engine import GAMES
 
@@ -44,3 +45,25 @@ def test_the_generic_players_play_a_trick_game_through_the_protocol(name):
         assert action in state.legal_actions()
         state = state.apply(action)
     assert len(state.outcome().values) == 4
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_computer_decides_alike_in_deals_that_look_alike_from_its_seat(name):
+    """What the Fair play page promises: a computer's choice depends on its seat's view alone, so
+    in a world dealt anew where the seat cannot see, it chooses exactly as in the true deal."""
+    game = GAMES[name]
+    compared = 0
+    for seed in range(4):
+        match = game.new_match(players=min(game.seat_counts), options=game.parse_options({}), rng=random.Random(seed))
+        state = game.start(game.setup(match, random.Random(seed + 100)))
+        rng = random.Random(seed)
+        while not state.is_over and compared < 6 * (seed + 1):
+            seat = state.to_act
+            world = game.resample(state.view(seat), rng)
+            if len(state.legal_actions()) > 1 and world != state:  # the same to the seat, not the same deal
+                for kind in LEVELS[1:]:
+                    in_world = decide(kind, world.view(seat), random.Random(compared))
+                    assert in_world == decide(kind, state.view(seat), random.Random(compared))
+                compared += 1
+            state = state.apply(rng.choice(state.legal_actions()))
+    assert compared >= 6

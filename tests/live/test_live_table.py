@@ -12,7 +12,7 @@ from femkort_site.asgi import application
 from games import services, snapshots
 from games.engine import get_game
 from games.engine.cards import CARDS
-from games.models import Connection, GameSession, Play
+from games.models import Connection, Deal, GameSession, Play, SeedDraw
 from tests.live_helpers import (
     DATA_CARD,
     connect,
@@ -45,6 +45,13 @@ EVERY_GAME = [
     pytest.param({"game": "letzter-stich", "options": {"tokens": 2}}, id="letzter-stich"),
     pytest.param({"options": {"redeal": True, "target": 2}}, id="femkort-redeal"),
 ]
+
+
+@database_sync_to_async
+def seeds_now(session_id: int) -> set[str]:
+    drawn = SeedDraw.objects.filter(session_id=session_id).values_list("seed", flat=True)
+    dealt = Deal.objects.filter(session_id=session_id).values_list("fair", flat=True)
+    return set(drawn) | {fair["seed"] for fair in dealt if fair}
 
 
 def play_frame(card: str, seq: int, **extra) -> str:
@@ -92,8 +99,10 @@ async def test_a_whole_session_over_websockets_never_shows_hidden_cards(players,
     received = {seat: [] for seat, _ in viewers}
     hidden_at = {}  # seq -> seat -> cards in other hands at that moment
     moves = 0
+    seeds = set()  # every seed drawn: none is ever sent to a table (only a finished deal's page shows it)
     while True:
         session, state = await table_now(session.pk)
+        seeds |= await seeds_now(session.pk)
         hidden_at[session.seq] = {seat: hidden_from(state, seat) for seat, _ in viewers}
         for seat, socket in viewers:
             received[seat] += await frames_until(socket, session.seq)
@@ -109,8 +118,10 @@ async def test_a_whole_session_over_websockets_never_shows_hidden_cards(players,
         await socket.disconnect()
     assert session.status == GameSession.Status.FINISHED
     assert moves == await database_sync_to_async(Play.objects.count)()
+    assert len(seeds) >= await database_sync_to_async(Deal.objects.count)() > 0
     for seat, frames in received.items():
         for frame in frames:
+            assert not any(seed in frame for seed in seeds)
             seq = frame_seq(frame)
             if seq is None:
                 assert not DATA_CARD.findall(frame)
