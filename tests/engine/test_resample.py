@@ -11,6 +11,7 @@ import pytest
 from games.bots import LEVELS, decide
 from games.bots.generic import GenericSampler
 from games.engine import GAMES
+from games.engine.tricks.deal import DealState
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
@@ -67,3 +68,30 @@ def test_a_computer_decides_alike_in_deals_that_look_alike_from_its_seat(name):
                 compared += 1
             state = state.apply(rng.choice(state.legal_actions()))
     assert compared >= 6
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_resampled_world_is_a_whole_deal_that_plays_to_its_end(name):
+    """A world is a deal like the true one (as many cards dealt to each seat), so any line played
+    in it ends: the reviews and the strong players search worlds to the end."""
+    game = GAMES[name]
+    worlds = 0
+    for seed in range(6):
+        match = game.new_match(
+            players=sorted(game.seat_counts)[len(game.seat_counts) // 2],
+            options=game.parse_options({}),
+            rng=random.Random(seed),
+        )
+        state = game.start(game.setup(match, random.Random(seed + 50)))
+        rng = random.Random(seed)
+        while not state.is_over:
+            world = game.resample(state.view(state.to_act), rng)
+            if isinstance(state, DealState):  # the trick library's deals
+                assert [len(cards) for cards in world.dealt] == [len(cards) for cards in state.dealt]
+            line = world
+            while not line.is_over:
+                assert line.legal_actions(), "a world stuck before its end"
+                line = line.apply(rng.choice(line.legal_actions()))
+            worlds += 1
+            state = state.apply(rng.choice(state.legal_actions()))
+    assert worlds > 20

@@ -50,6 +50,8 @@ def resample(view: View, rng: random.Random) -> DealState:
         picked = [card for card in known.get(seat, ()) if card in hand]
         rest = [card for card in hand if card not in shown and card not in picked]
         cards = [*rest, *seen.played[seat], *shown]
+        if len(cards) > size and seen.upcard in cards:  # the dealer's own hand with the upcard taken up
+            cards.remove(seen.upcard)
         dealt.append(tuple([*picked[: max(size - len(cards), 0)], *cards]))
     return DealState(
         game=seen.game,
