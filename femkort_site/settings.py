@@ -98,6 +98,9 @@ COMPUTER_PAUSE_SECONDS = float(os.environ.get("FEMKORT_COMPUTER_PAUSE", "0.8"))
 # players' decisions (0: decide in a thread), how often to look for overdue computer turns.
 FEMKORT_DB_THREADS = int(os.environ.get("FEMKORT_DB_THREADS", "4"))
 FEMKORT_COMPUTER_WORKERS = int(os.environ.get("FEMKORT_COMPUTER_WORKERS", "1"))
+# Finished deals' reviews are computed in the background, one at a time, in a process of their own
+# at low priority (0: not in this server; run ``manage.py reviews_run`` instead).
+FEMKORT_REVIEW_WORKERS = int(os.environ.get("FEMKORT_REVIEW_WORKERS", "1"))
 FEMKORT_SWEEP_SECONDS = float(os.environ.get("FEMKORT_SWEEP_SECONDS", "1"))
 # A person gone this long on their turn (no live connection, no poll) is replaced by a computer;
 # when no person plays their own seat for this long, the session ends as abandoned.

@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from . import services
-from .models import ChatMessage, ChatMute, Deal, GameSession, PeriodStanding, Play, Seat, Standing
+from .models import ChatMessage, ChatMute, Deal, DealReview, GameSession, PeriodStanding, Play, Seat, Standing
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -90,8 +90,24 @@ class DealAdmin(admin.ModelAdmin):
     list_display = ("session", "number", "dealer", "winner", "started", "finished")
     list_filter = ("session__game", "finished")
     search_fields = ("session__id",)
-    readonly_fields = ("session", "number", "dealer", "setup", "winner", "started", "finished")
+    readonly_fields = ("session", "number", "dealer", "setup", "fair", "winner", "started", "finished")
     inlines = [PlayInline]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(DealReview)
+class DealReviewAdmin(admin.ModelAdmin):
+    """Reviews are computed in the background, never edited here (a failed one says so on its page)."""
+
+    list_display = ("deal", "status", "marked", "seconds", "attempts", "queued", "finished")
+    list_filter = ("status", "deal__session__game")
+    list_select_related = ("deal__session",)
+    readonly_fields = ("deal", "status", "claimed", "attempts", "decisions", "marked", "seconds", "queued", "finished")
 
     def has_add_permission(self, request) -> bool:
         return False

@@ -10,7 +10,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
-from . import history
+from . import history, reviews
 from .models import Standing
 from .selectors import game_list, game_or_first, session_result
 
@@ -46,6 +46,13 @@ def deal_replay(request: HttpRequest, deal_id: int) -> HttpResponse:
         step = 0
     replay = history.replay_at(deal, step)
     return render(request, "games/replay.html", {"replay": replay, "deal": deal, "fair": history.fair_of(deal)})
+
+
+@require_safe
+def deal_review(request: HttpRequest, deal_id: int) -> HttpResponse:
+    """A finished deal's review: only once the deal is over, like its replay (computed in the background)."""
+    deal = history.finished_deal(deal_id)
+    return render(request, "games/review.html", {"review": reviews.review_page(deal), "deal": deal})
 
 
 @require_safe
@@ -92,6 +99,10 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
     profile = history.profile_of(username)
     page = Paginator(profile.recent, 20).get_page(request.GET.get("page"))
     page.object_list = history.with_scores(list(page.object_list))
+    if page.object_list:
+        marks = reviews.marked_by_session([seat.session_id for seat in page.object_list], page.object_list[0].user_id)
+        for seat in page.object_list:
+            seat.marked = marks[seat.session_id]
     return render(request, "games/player.html", {"profile": profile, "page": page})
 
 

@@ -115,6 +115,9 @@ class Seat(models.Model):
         default=False, help_text=_("This seat won the session (alone, or with its partner in a partnership game).")
     )
     seen = models.DateTimeField(null=True, blank=True, help_text=_("The person's last sign of life at this table."))
+    review_marks = models.PositiveIntegerField(
+        default=0, help_text=_("Decisions of this seat the finished deals' reviews marked as mistakes or inaccuracies.")
+    )
     invited = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -210,6 +213,32 @@ class SeedDraw(models.Model):
 
     def __str__(self) -> str:
         return f"{self.session} deal {self.number} seed"
+
+
+class DealReview(models.Model):
+    """A finished deal's review (``games.bots.review``), computed once in the background after its
+    session ended: queued, claimed by one process at a time, then stored for good."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        DONE = "done", _("done")
+        FAILED = "failed", _("could not be computed")
+
+    deal = models.OneToOneField(Deal, on_delete=models.CASCADE, related_name="review")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    claimed = models.DateTimeField(null=True, blank=True, help_text=_("When a process took it up."))
+    attempts = models.PositiveSmallIntegerField(default=0)
+    decisions = models.JSONField(default=list, blank=True)
+    marked = models.PositiveSmallIntegerField(default=0)
+    seconds = models.FloatField(null=True, blank=True, help_text=_("How long computing it took."))
+    queued = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "queued"], name="review_queue")]
+
+    def __str__(self) -> str:
+        return f"review of {self.deal}"
 
 
 class Play(models.Model):

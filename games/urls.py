@@ -25,6 +25,7 @@ urlpatterns = [
     path("sessions/<int:session_id>/export.json", history_views.session_export, name="session_export"),
     path("deals/<int:deal_id>/replay/", history_views.deal_replay, name="deal_replay"),
     path("deals/<int:deal_id>/export.json", history_views.deal_export, name="deal_export"),
+    path("deals/<int:deal_id>/review/", history_views.deal_review, name="deal_review"),
     path("deals/verify/", history_views.deal_verify, name="deal_verify"),
     path("fair-play/", history_views.fair_play, name="fair_play"),
     path("players/<str:username>/", history_views.player_page, name="player"),

@@ -4,6 +4,7 @@ from .chat import ChatTooFast, chat_mute, chat_post, chat_switch
 from .errors import IllegalCard, NotSeated, StaleMove, TableError
 from .fair import contribution_add
 from .play import action_take, computer_turn, computers_play_all
+from .review import ReviewJob, review_claim, review_failed, review_store, reviews_backfill, reviews_queue, reviews_run
 from .standings import standings_rebuild
 from .tables import (
     computer_add,
@@ -23,6 +24,7 @@ __all__ = [
     "ChatTooFast",
     "IllegalCard",
     "NotSeated",
+    "ReviewJob",
     "StaleMove",
     "TableError",
     "action_take",
@@ -36,6 +38,12 @@ __all__ = [
     "computers_play_all",
     "contribution_add",
     "rematch_decline",
+    "review_claim",
+    "review_failed",
+    "review_store",
+    "reviews_backfill",
+    "reviews_queue",
+    "reviews_run",
     "seat_leave",
     "seat_reclaim",
     "seat_seen",

@@ -23,7 +23,7 @@ from games.models import Deal, GameSession, Play, Seat
 from games.records import deal_state, match_of, sides_of, store_match
 from games.selectors import TableSnapshot
 
-from . import fair
+from . import fair, review
 from .errors import IllegalCard, NotSeated, StaleMove, TableError
 from .locks import locked_session
 from .standings import standings_record
@@ -322,6 +322,7 @@ def _settle(
         session.winner = won[0] if len(winning) == 1 and won else None
         standings_record(session, seats)
         fair.seed_drop(session)
+        review.reviews_queue(session)
         return None
     _, next_state, _ = deal_next(session, match, seats, number=deal.number + 1, rng=rng)
     return next_state

@@ -38,7 +38,7 @@ def test_no_serious_violations_on_any_page_or_table_state(player, browser, site,
         assert page.locator("html").get_attribute("lang") == language, name
         found[name] = serious(page)
 
-    paths = ("/", "/?game=letzter-stich", "/?game=euchre", "/leaderboard/")
+    paths = ("/", "/?game=letzter-stich", "/?game=euchre", "/leaderboard/", "/fair-play/")
     for path in (*paths, "/rules/femkort/", "/rules/letzter-stich/", "/rules/nap/", "/rules/euchre/"):
         page.goto(path)
         check(path)
@@ -69,6 +69,15 @@ def test_no_serious_violations_on_any_page_or_table_state(player, browser, site,
     page.locator("a[href*='/replay/']").first.click()
     page.wait_for_load_state()
     check("replay")
+    page.locator("a[href*='/verify/']").first.click()
+    page.wait_for_selector(".verdicts li.verified")
+    check("verify page")
+    page.go_back()
+    page.locator("a[href*='/review/']").first.click()
+    page.wait_for_load_state()
+    check("review (computing or done)")
+    page.wait_for_selector(".review-decisions", timeout=180_000)  # the server computes it in the background
+    check("review")
 
     me.open_table(game="nap", seats=3)
     me.add_computers(2)

@@ -1,0 +1,23 @@
+"""Compute the queued reviews of finished deals here (the live servers do it in the background)."""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand
+
+from games import services
+from games.models import DealReview
+
+
+class Command(BaseCommand):
+    help = "Compute queued deal reviews, oldest first; --backfill queues sessions finished before reviews existed."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--limit", type=int, default=None, help="stop after this many reviews")
+        parser.add_argument("--backfill", action="store_true", help="first queue every finished session's deals")
+
+    def handle(self, *args, limit: int | None, backfill: bool, **options) -> None:
+        if backfill:
+            self.stdout.write(f"queued {services.reviews_backfill()} reviews")
+        done = services.reviews_run(limit)
+        left = DealReview.objects.filter(status=DealReview.Status.QUEUED).count()
+        self.stdout.write(f"computed {done} reviews; {left} still queued")
