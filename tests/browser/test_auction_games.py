@@ -13,7 +13,8 @@ from .pages import Player, play_together
 
 
 def _exports_replay(me: Player) -> int:
-    """Every deal of the session's export replays through ``python -m games.engine replay``."""
+    """Every deal of the session's export replays through ``python -m games.engine replay`` and
+    verifies through ``python -m games.engine verify``."""
     me.page.locator(".result a").first.click()  # "Deals and replays"
     export = me.page.locator("a[href^='/sessions/'][href$='/export.json']")
     records = json.loads(me.page.request.get(export.first.get_attribute("href")).text())
@@ -26,6 +27,11 @@ def _exports_replay(me: Player) -> int:
             check=True,
         )
         assert json.loads(done.stdout.strip().splitlines()[-1])["result"] is not None
+    checked = subprocess.run(
+        [sys.executable, "-m", "games.engine", "verify"], input=json.dumps(records), capture_output=True, text=True
+    )
+    assert checked.returncode == 0, checked.stdout  # every deal was dealt from the seed it committed to
+    assert checked.stdout.count(": verified") == len(records)
     return len(records)
 
 
