@@ -53,12 +53,15 @@ class ReviewJob:
         return review_record(*self.arguments)
 
 
-def review_claim() -> ReviewJob | None:
-    """Take up the oldest queued review nobody is computing (or whose computer went away)."""
+def review_claim(session_id: int | None = None) -> ReviewJob | None:
+    """Take up the oldest queued review nobody is computing (or whose computer went away), of
+    one session's deals if asked."""
     now = timezone.now()
     waiting = DealReview.objects.filter(status=DealReview.Status.QUEUED).filter(
         Q(claimed__isnull=True) | Q(claimed__lt=now - CLAIM_STALE)
     )
+    if session_id is not None:
+        waiting = waiting.filter(deal__session_id=session_id)
     for review in waiting.order_by("queued", "pk").select_related("deal__session")[:5]:
         taken = DealReview.objects.filter(pk=review.pk, claimed=review.claimed, status=DealReview.Status.QUEUED)
         if taken.update(claimed=now, attempts=F("attempts") + 1):
@@ -105,11 +108,12 @@ def review_failed(job: ReviewJob) -> None:
         DealReview.objects.filter(pk=review.pk).update(claimed=None)
 
 
-def reviews_run(limit: int | None = None) -> int:
-    """Compute queued reviews here, one after another (``limit`` at most); how many were stored."""
+def reviews_run(limit: int | None = None, session_id: int | None = None) -> int:
+    """Compute queued reviews here, one after another (``limit`` at most, of one session's deals
+    if asked); how many were stored."""
     done = 0
     while limit is None or done < limit:
-        job = review_claim()
+        job = review_claim(session_id)
         if job is None:
             break
         try:

@@ -66,13 +66,30 @@ def site(chromium, tmp_path_factory, django_db_blocker) -> Iterator[str]:
         FEMKORT_TRICK_PAUSE_SECONDS="0.4",
         FEMKORT_REDEAL_WINDOW_SECONDS="0",
         FEMKORT_CHAT_RATE="5/3600",  # the limit holds however slowly the machine types
+        # Reviews are computed when a test asks (``reviews_computed``), not beside every test's play:
+        # the server's own background reviews are tested in tests/site/test_reviews.py.
+        FEMKORT_REVIEW_WORKERS="0",
     )
     manage("migrate", "--noinput", env=env)
     manage("collectstatic", "--noinput", env=env)
+    _SITE_ENV.update(env)
     with daphne(env) as base:
         yield base
     with django_db_blocker.unblock():
         _drop_database(url)
+
+
+_SITE_ENV: dict[str, str] = {}
+
+
+@pytest.fixture
+def reviews_computed(site):
+    """Compute one session's queued reviews now, with ``manage.py reviews_run`` beside the server."""
+
+    def compute(session_id: int) -> None:
+        manage("reviews_run", "--session", str(session_id), env=_SITE_ENV)
+
+    return compute
 
 
 def _own_database(workdir: Path) -> str:

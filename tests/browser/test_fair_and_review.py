@@ -13,7 +13,7 @@ COMMIT = re.compile(r"[0-9a-f]{12}")
 
 
 @pytest.mark.parametrize(("game", "seats", "options"), [("femkort", 3, {"target": "1"}), ("euchre", 4, {})])
-def test_commitment_before_each_deal_then_verify_and_review(player, game, seats, options):
+def test_commitment_before_each_deal_then_verify_and_review(player, reviews_computed, game, seats, options):
     me = player()
     me.open_table(game=game, seats=seats, **options)
     page = me.page
@@ -39,6 +39,8 @@ def test_commitment_before_each_deal_then_verify_and_review(player, game, seats,
     page.locator(".fair-verify a").click()
     expect(page.locator(".verdicts li.verified")).to_have_count(1)
     exported = json.loads(page.locator("#verify-export").input_value())
+    assert re.fullmatch(r"[0-9a-f]{32}", exported["fair"]["contributions"][0])  # this browser's own randomness
+    assert exported["fair"]["contributions"][1:] == [""] * (seats - 1)  # computers add none
     exported["fair"]["contributions"][0] = "ff" + exported["fair"]["contributions"][0]
     page.fill("#verify-export", json.dumps(exported))
     page.locator(".verify-form button[type=submit]").click()
@@ -48,7 +50,9 @@ def test_commitment_before_each_deal_then_verify_and_review(player, game, seats,
     page.go_back()
     page.go_back()
     page.locator("a[href*='/review/']").first.click()
-    page.wait_for_selector(".review-decisions", timeout=180_000)  # computed in the background, then swapped in
+    expect(page.locator(".review .message")).to_contain_text("being computed")
+    reviews_computed(int(re.search(r"/sessions/(\d+)/", page.locator("h1 a").first.get_attribute("href")).group(1)))
+    page.wait_for_selector(".review-decisions", timeout=60_000)  # the page looks again and swaps the review in
     said = int(re.search(r"\d+", page.locator(".review > p").nth(1).inner_text()).group())
     expect(page.locator(".decision.mistake, .decision.inaccuracy")).to_have_count(said)
     assert page.locator(".review-decisions > li").count() >= 1

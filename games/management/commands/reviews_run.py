@@ -13,11 +13,12 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--limit", type=int, default=None, help="stop after this many reviews")
+        parser.add_argument("--session", type=int, default=None, help="only this session's deals")
         parser.add_argument("--backfill", action="store_true", help="first queue every finished session's deals")
 
-    def handle(self, *args, limit: int | None, backfill: bool, **options) -> None:
+    def handle(self, *args, limit: int | None, session: int | None, backfill: bool, **options) -> None:
         if backfill:
             self.stdout.write(f"queued {services.reviews_backfill()} reviews")
-        done = services.reviews_run(limit)
+        done = services.reviews_run(limit, session)
         left = DealReview.objects.filter(status=DealReview.Status.QUEUED).count()
         self.stdout.write(f"computed {done} reviews; {left} still queued")
