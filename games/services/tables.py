@@ -233,6 +233,7 @@ def tables_expire() -> list[int]:
     for session in GameSession.objects.filter(pk__in=idle, status=GameSession.Status.WAITING):
         session.status = GameSession.Status.ABANDONED
         session.finished = timezone.now()
+        fair.seed_drop(session)  # no deal will come: no commitment stays on show
         _changed(session)
         closed.append(session.pk)
     return closed

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from games import services
 from games.live import drivers
-from games.models import Connection, GameSession, Seat
+from games.models import Connection, GameSession, Seat, SeedDraw
 from games.selectors import LOBBY_PAGE, lobby_tables
 from tests.site_helpers import started_table
 
@@ -134,6 +134,8 @@ def test_an_idle_waiting_table_closes_on_its_own(players, clock, settings):
     assert services.tables_expire() == [idle.pk]
     idle.refresh_from_db()
     assert idle.status == GameSession.Status.ABANDONED
+    assert idle.next_commitment == ""  # no deal will come: its seed is gone and no commitment is shown
+    assert not SeedDraw.objects.filter(session=idle).exists()
     assert set(lobby_tables()["waiting"].sessions) == {watched, polled}
     with pytest.raises(services.TableError, match="This table was closed"):
         services.seat_take(session_id=idle.pk, user=players[1])
