@@ -122,15 +122,20 @@ def waiting_cutoff() -> datetime:
     return timezone.now() - timedelta(seconds=settings.FEMKORT_WAITING_EXPIRE_SECONDS)
 
 
-def lobby_tables(*, waiting_page: object = 1, playing_page: object = 1) -> dict[str, LobbyList]:
-    """Tables waiting for players (newest first), and sessions in play (most recently started
-    first) with whom each is waiting for and since when; each list one page at a time."""
+def lobby_tables(
+    *, waiting_page: object = 1, playing_page: object = 1, game: str | None = None
+) -> dict[str, LobbyList]:
+    """Tables waiting for players (most recent activity first), and sessions in play (most
+    recently started first) with whom each is waiting for and since when; each list one page at
+    a time, of one game's tables if ``game`` says."""
     annotated = GameSession.objects.select_related("host").annotate(
         taken=Count("seats", filter=Q(seats__user__isnull=False) | ~Q(seats__computer=""))
     )
     with_seats = annotated.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
     idle = idle_waiting(waiting_cutoff()).values("pk")
-    waiting_all = with_seats.filter(status=GameSession.Status.WAITING).exclude(pk__in=idle).order_by("-created", "-pk")
+    if game is not None:
+        with_seats = with_seats.filter(game=game)
+    waiting_all = with_seats.filter(status=GameSession.Status.WAITING).exclude(pk__in=idle).order_by("-active", "-pk")
     playing_all = with_seats.filter(status=GameSession.Status.PLAYING).order_by("-started", "-pk")
     pages = {
         "waiting": Paginator(waiting_all, LOBBY_PAGE).get_page(waiting_page),

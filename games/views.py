@@ -29,10 +29,14 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 
 def _lobby(request: HttpRequest, form: TableForm, status: int = 200) -> HttpResponse:
+    shown = form.rules.name if request.GET.get("game") or request.POST.get("game") else None  # else every game's
     context = {
         "tables": lobby_tables(
-            waiting_page=request.GET.get("waiting_page", 1), playing_page=request.GET.get("playing_page", 1)
+            waiting_page=request.GET.get("waiting_page", 1),
+            playing_page=request.GET.get("playing_page", 1),
+            game=shown,
         ),
+        "filtered": shown is not None,
         "form": form,
         "games": game_list(),
         "chosen": form.rules.name,
@@ -67,6 +71,21 @@ def table_create(request: HttpRequest) -> HttpResponse:
     except services.TableError as error:
         form.add_error(None, error.message)
         return _lobby(request, form, status=400)
+    return redirect("table", session_id=session.pk)
+
+
+@login_required
+@require_POST
+def play_now(request: HttpRequest) -> HttpResponse:
+    """One click to a table of the game: a free seat at someone's, else a new one with computers, started."""
+    try:
+        session = services.play_now(
+            user=request.user, game=request.POST.get("game", ""), contribution=request.POST.get("contribution", "")
+        )
+    except services.TableError as refused:
+        messages.error(request, refused.message)
+        return redirect("lobby")
+    services.computers_play_all(session_id=session.pk)  # as a start from the table's own button does
     return redirect("table", session_id=session.pk)
 
 

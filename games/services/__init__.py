@@ -3,6 +3,7 @@
 from .chat import ChatTooFast, chat_mute, chat_post, chat_switch
 from .errors import IllegalCard, NotSeated, StaleMove, TableError
 from .fair import contribution_add
+from .lobby import play_now
 from .play import action_take, computer_turn, computers_play_all
 from .review import ReviewJob, review_claim, review_failed, review_store, reviews_backfill, reviews_queue, reviews_run
 from .standings import standings_rebuild
@@ -37,6 +38,7 @@ __all__ = [
     "computer_turn",
     "computers_play_all",
     "contribution_add",
+    "play_now",
     "rematch_decline",
     "review_claim",
     "review_failed",

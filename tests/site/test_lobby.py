@@ -55,10 +55,11 @@ def test_the_lobby_lists_come_in_pages(players, many_tables, clock):
     assert f"#{tables[-1].pk}<" in page
     assert f"#{tables[2].pk}<" not in page
     assert "waiting_page=2" in page
-    second = Client().get(reverse("lobby") + "?waiting_page=2&game=nap").content.decode()
+    second = Client().get(reverse("lobby") + "?waiting_page=2&game=femkort").content.decode()
     assert all(f"#{table.pk}<" in second for table in tables[:3])
     assert f"#{tables[-1].pk}<" not in second
-    assert "waiting_page=1&amp;game=nap" in second  # the way back keeps the game chosen
+    assert "waiting_page=1&amp;game=femkort" in second  # the way back keeps the game chosen
+    assert f"#{tables[-1].pk}<" not in Client().get(reverse("lobby") + "?game=nap").content.decode()  # one game's
     assert Client().get(reverse("lobby") + "?waiting_page=x&playing_page=-3").status_code == 200
 
 

@@ -1,0 +1,91 @@
+"""Play now: one click from the lobby to a table of the game, and a lobby that shows where to sit first."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import GameSession, Seat
+from tests.site_helpers import table_with
+
+pytestmark = pytest.mark.django_db
+
+
+def logged_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_play_now_takes_a_free_seat_at_the_fullest_open_table_of_that_game(players, make_user, clock):
+    anna, bjorn, cecilia = players
+    dora, erik = make_user("dora"), make_user("erik")
+    emptier = table_with(bjorn, "femkort", {}, 4)
+    clock.advance(5)
+    fuller = table_with(cecilia, "femkort", {}, 4, people=[(dora, 1)])
+    other_game = table_with(dora, "nap", {}, 3, people=[(bjorn, 1)])
+    blitz = services.table_create(host=erik, seats=3, game="femkort", turn_seconds=15)
+    services.seat_take(session_id=blitz.pk, user=cecilia)
+    full = table_with(erik, "femkort", {}, 3, people=[(bjorn, 1)], computers=[2])
+
+    response = logged_in(anna).post(reverse("play_now"), {"game": "femkort"})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("table", args=[fuller.pk])
+    assert Seat.objects.filter(session=fuller, user=anna).exists()
+    for untouched in (emptier, other_game, blitz, full):
+        assert not Seat.objects.filter(session=untouched, user=anna).exists()
+    again = logged_in(anna).post(reverse("play_now"), {"game": "femkort"})  # a second click: the same table
+    assert again["Location"] == reverse("table", args=[fuller.pk])
+
+
+def test_play_now_with_no_open_table_starts_one_against_computers_at_once(players):
+    anna = players[0]
+    response = logged_in(anna).post(reverse("play_now"), {"game": "euchre", "contribution": "abc1"})
+    session = GameSession.objects.get(host=anna)
+    assert response["Location"] == reverse("table", args=[session.pk])
+    assert session.status == GameSession.Status.PLAYING
+    assert session.game == "euchre"
+    seats = list(session.seats.order_by("position"))
+    assert [seat.user_id for seat in seats] == [anna.pk, None, None, None]
+    assert all(seat.computer for seat in seats[1:])
+    assert session.deals.get(number=1).fair["contributions"][0] == "abc1"
+    page = logged_in(anna).get(response["Location"]).content.decode()
+    assert "data-my-turn" in page or "data-card" in page  # at the table, playing
+
+
+def test_play_now_refuses_an_unknown_game_and_asks_to_log_in(players):
+    response = logged_in(players[0]).post(reverse("play_now"), {"game": "poker"}, follow=True)
+    assert "Unknown game" in response.content.decode()
+    assert not GameSession.objects.exists()
+    anonymous = Client().post(reverse("play_now"), {"game": "femkort"})
+    assert anonymous.status_code == 302
+    assert reverse("login") in anonymous["Location"]
+
+
+def test_the_lobby_shows_open_tables_before_the_new_table_form_filtered_by_game(players, clock):
+    femkort = table_with(players[0], "femkort", {}, 4)
+    clock.advance(5)
+    nap = table_with(players[1], "nap", {}, 3)
+    clock.advance(5)
+    services.seat_take(session_id=femkort.pk, user=players[2])  # the latest activity
+    page = logged_in(players[2]).get(reverse("lobby")).content.decode()
+    assert page.index("Play now") < page.index("Waiting for players") < page.index('action="/tables/new/"')
+    assert page.index(f"/tables/{femkort.pk}/") < page.index(f"/tables/{nap.pk}/")  # newest activity first
+    only_nap = Client().get(reverse("lobby") + "?game=nap").content.decode()
+    assert f"/tables/{nap.pk}/" in only_nap
+    assert f"/tables/{femkort.pk}/" not in only_nap
+    assert "Show every game" in only_nap
+
+
+def test_a_finished_table_offers_no_invitation_or_notification(players):
+    from tests.site_helpers import play_session
+
+    session = play_session(players, options={"target": 1})
+    page = logged_in(players[0]).get(reverse("table", args=[session.pk])).content.decode()
+    assert 'class="copy-invite"' not in page
+    assert 'class="notify-me"' not in page
+    waiting = table_with(players[0], "femkort", {}, 4)
+    page = logged_in(players[0]).get(reverse("table", args=[waiting.pk])).content.decode()
+    assert 'class="copy-invite"' in page
