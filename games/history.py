@@ -258,6 +258,7 @@ def profile_of(username: str) -> Profile:
     )[::-1]
     recent = (
         Seat.objects.filter(user=player)
+        .exclude(session__status=GameSession.Status.CLOSED)  # closed before it started: not history
         .select_related("session", "session__winner__user")
         .order_by("-session__created")
     )

@@ -32,6 +32,7 @@ class GameSession(models.Model):
         PLAYING = "playing", _("playing")
         FINISHED = "finished", _("finished")
         ABANDONED = "abandoned", _("abandoned")
+        CLOSED = "closed", _("closed")  # before it started: it never enters anyone's history
 
     game = models.CharField(max_length=20, choices=game_choices, default=first_game)
     options = models.JSONField(default=dict, help_text=_("Table options as the engine reads them."))

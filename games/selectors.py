@@ -693,6 +693,8 @@ def session_result(session: GameSession, seats: Sequence[Seat]) -> str:
     """How the session ended, in a sentence (empty while it runs)."""
     if session.status == GameSession.Status.ABANDONED:
         return _("This session was abandoned.")
+    if session.status == GameSession.Status.CLOSED:
+        return _("This table was closed before it started.")
     if session.status != GameSession.Status.FINISHED:
         return ""
     if session.winner_id is None:

@@ -193,13 +193,14 @@ def session_abandon(*, session_id: int, user: User | None = None) -> GameSession
     """End a session unplayed or unfinished: by an admin (no ``user``), or by the host before it starts."""
     previous = _lock_previous(session_id)
     session = locked_session(session_id)
-    if session.status in (GameSession.Status.FINISHED, GameSession.Status.ABANDONED):
+    if session.status in (GameSession.Status.FINISHED, GameSession.Status.ABANDONED, GameSession.Status.CLOSED):
         raise TableError(_("This session is already over."))
     if user is not None:
         _host_only(session, user)
         if session.status != GameSession.Status.WAITING:
             raise TableError(_("A session in play cannot be closed by the host."), code="not_waiting")
-    session.status = GameSession.Status.ABANDONED
+    started = session.status != GameSession.Status.WAITING
+    session.status = GameSession.Status.ABANDONED if started else GameSession.Status.CLOSED
     session.finished = timezone.now()
     fair.seed_drop(session)
     session.to_act = session.turn_since = session.deadline = session.due = None
@@ -231,7 +232,7 @@ def tables_expire() -> list[int]:
     idle = list(idle_waiting(waiting_cutoff()).select_for_update(skip_locked=True).values_list("pk", flat=True))
     closed = []
     for session in GameSession.objects.filter(pk__in=idle, status=GameSession.Status.WAITING):
-        session.status = GameSession.Status.ABANDONED
+        session.status = GameSession.Status.CLOSED
         session.finished = timezone.now()
         fair.seed_drop(session)  # no deal will come: no commitment stays on show
         _changed(session)
@@ -241,7 +242,7 @@ def tables_expire() -> list[int]:
 
 def _waiting(session_id: int) -> GameSession:
     session = locked_session(session_id)
-    if session.status == GameSession.Status.ABANDONED and session.started is None:
+    if session.status == GameSession.Status.CLOSED:
         raise TableError(_("This table was closed."), code="not_waiting")
     if session.status != GameSession.Status.WAITING:
         raise TableError(_("This table has already started."), code="not_waiting")

@@ -134,7 +134,7 @@ def test_an_idle_waiting_table_closes_on_its_own(players, clock, settings):
     assert idle not in lobby_tables()["waiting"].sessions  # hidden at once, before any sweep
     assert services.tables_expire() == [idle.pk]
     idle.refresh_from_db()
-    assert idle.status == GameSession.Status.ABANDONED
+    assert idle.status == GameSession.Status.CLOSED
     assert idle.next_commitment == ""  # no deal will come: its seed is gone and no commitment is shown
     assert not SeedDraw.objects.filter(session=idle).exists()
     assert set(lobby_tables()["waiting"].sessions) == {watched, polled}

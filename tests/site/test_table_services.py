@@ -230,7 +230,7 @@ def test_host_closes_a_waiting_table_but_not_one_in_play(players):
     with pytest.raises(services.TableError):
         services.session_abandon(session_id=session.pk, user=players[1])
     closed = services.session_abandon(session_id=session.pk, user=players[0])
-    assert closed.status == GameSession.Status.ABANDONED
+    assert closed.status == GameSession.Status.CLOSED
     playing = started(players)
     with pytest.raises(services.TableError):
         services.session_abandon(session_id=playing.pk, user=players[0])
