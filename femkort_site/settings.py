@@ -116,6 +116,8 @@ FEMKORT_TRICK_PAUSE_SECONDS = float(os.environ.get("FEMKORT_TRICK_PAUSE_SECONDS"
 # with no change and none of its people around before it closes on its own.
 FEMKORT_WAITING_TABLES_PER_HOST = int(os.environ.get("FEMKORT_WAITING_TABLES_PER_HOST", "3"))
 FEMKORT_WAITING_EXPIRE_SECONDS = float(os.environ.get("FEMKORT_WAITING_EXPIRE_SECONDS", str(30 * 60)))
+# A full waiting table whose host has been away this long may be started by anyone seated at it.
+FEMKORT_HOST_GONE_SECONDS = float(os.environ.get("FEMKORT_HOST_GONE_SECONDS", "120"))
 # Chat: at most this many messages per user in this many seconds (all tables together),
 # "messages/seconds" in the environment.
 FEMKORT_CHAT_RATE = tuple(int(part) for part in os.environ.get("FEMKORT_CHAT_RATE", "5/10").split("/", 1))

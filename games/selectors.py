@@ -431,6 +431,18 @@ def _as_datetime(value: datetime | str | None) -> datetime | None:
     return parsed if parsed is None or timezone.is_aware(parsed) else timezone.make_aware(parsed, UTC)
 
 
+def host_gone(session: GameSession, seats: Sequence[Seat], online: frozenset[int]) -> bool:
+    """A full waiting table whose host has shown no sign of life for a while (no socket, no page
+    or poll): anyone seated may start it, so a table everyone joined never waits for ever."""
+    if session.status != GameSession.Status.WAITING or any(seat.is_empty for seat in seats):
+        return False
+    if session.host_id in online:
+        return False
+    host_seat = next((seat for seat in seats if seat.user_id == session.host_id), None)
+    last = max(filter(None, (session.created, host_seat.seen if host_seat else None)))
+    return (timezone.now() - last).total_seconds() >= settings.FEMKORT_HOST_GONE_SECONDS
+
+
 def online_users(session_id: int) -> frozenset[int]:
     """Users with a websocket open at this table (rows left by a dead process age out)."""
     alive = timezone.now() - timedelta(seconds=PRESENCE_TIMEOUT)
@@ -470,7 +482,9 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
         last_deal=last_deal,
         my_turn=bool(view and view.my_turn and playing and not stood_in),
         signed_in=signed_in,
-        can_start=waiting and is_host and filled >= players_needed(session.game),
+        can_start=waiting
+        and (is_host or (me is not None and host_gone(session, seats, online)))
+        and filled >= players_needed(session.game),
         needed=players_needed(session.game),
         can_join=waiting and signed_in and me is None and filled < len(seats),
         finished_summary=finished,

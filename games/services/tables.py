@@ -21,7 +21,7 @@ from games.engine import GAMES, InvalidDeal, get_game
 from games.engine.game import Game
 from games.models import TURN_CLOCKS, GameSession, Seat
 from games.records import players_needed, seat_choices, store_match
-from games.selectors import idle_waiting, waiting_cutoff
+from games.selectors import host_gone, idle_waiting, online_users, waiting_cutoff
 
 from . import fair
 from .errors import NotSeated, TableError
@@ -150,8 +150,9 @@ def session_start(
     randomness for the shuffle, sent with the request."""
     previous = _lock_previous(session_id)
     session = _waiting(session_id)
-    _host_only(session, user)
     seats = list(session.seats.all())
+    if not (any(seat.user_id == user.pk for seat in seats) and host_gone(session, seats, online_users(session_id))):
+        _host_only(session, user)  # unless the host is gone from a full table: then anyone seated may start
     taken = [seat for seat in seats if not seat.is_empty]
     needed = players_needed(session.game)
     if len(taken) < needed:

@@ -89,3 +89,37 @@ def test_a_finished_table_offers_no_invitation_or_notification(players):
     waiting = table_with(players[0], "femkort", {}, 4)
     page = logged_in(players[0]).get(reverse("table", args=[waiting.pk])).content.decode()
     assert 'class="copy-invite"' in page
+
+
+def test_a_full_table_whose_host_is_gone_can_be_started_by_anyone_seated(players, clock, settings):
+    from games.models import Connection
+    from tests.site_helpers import table_page
+
+    settings.FEMKORT_HOST_GONE_SECONDS = 120
+    host, bjorn, cecilia = players
+    session = table_with(host, "femkort", {}, 3, people=[(bjorn, 1), (cecilia, 2)])
+    with pytest.raises(services.TableError, match="Only the host"):
+        services.session_start(session_id=session.pk, user=bjorn)
+    clock.advance(60)
+    Seat.objects.filter(session=session, user=host).update(seen=clock.now)  # the host's page polled
+    clock.advance(100)
+    assert not table_page(session, bjorn)[1].can_start
+    with pytest.raises(services.TableError, match="Only the host"):
+        services.session_start(session_id=session.pk, user=bjorn)
+    connection = Connection.objects.create(session=session, user=host, channel_name="a-socket")
+    Connection.objects.filter(pk=connection.pk).update(seen=clock.now)
+    clock.advance(30)
+    assert not table_page(session, bjorn)[1].can_start  # still connected: not gone
+    Connection.objects.all().delete()
+    assert table_page(session, bjorn)[1].can_start
+    assert 'class="start"' in logged_in(bjorn).get(reverse("table", args=[session.pk])).content.decode()
+    started = services.session_start(session_id=session.pk, user=bjorn)
+    assert started.status == GameSession.Status.PLAYING
+
+
+def test_a_table_with_a_free_seat_waits_for_its_host_however_long(players, clock, settings):
+    settings.FEMKORT_HOST_GONE_SECONDS = 120
+    session = table_with(players[0], "femkort", {}, 4, people=[(players[1], 1), (players[2], 2)])
+    clock.advance(600)
+    with pytest.raises(services.TableError, match="Only the host"):
+        services.session_start(session_id=session.pk, user=players[1])
