@@ -25,6 +25,12 @@ class TableForm(forms.Form):
         help_text=_("When it runs out, a computer plays for that player until they take their seat back."),
     )
 
+    unlisted = forms.BooleanField(
+        label=_("Private table"),
+        required=False,
+        help_text=_("Not listed in the lobby: players join by the table's link or its code."),
+    )
+
     def __init__(self, rules: Game, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.rules = rules
@@ -48,6 +54,7 @@ class TableForm(forms.Form):
         fields = {"game": self.fields.pop("game"), "seats": seats}
         fields |= {option.name: _field(option) for option in rules.options_schema}
         fields["turn_seconds"] = self.fields.pop("turn_seconds")
+        fields["unlisted"] = self.fields.pop("unlisted")
         self.fields = fields
 
     def clean_game(self) -> str:

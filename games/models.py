@@ -35,6 +35,12 @@ class GameSession(models.Model):
         CLOSED = "closed", _("closed")  # before it started: it never enters anyone's history
 
     game = models.CharField(max_length=20, choices=game_choices, default=first_game)
+    unlisted = models.BooleanField(
+        default=False, help_text=_("Private: not in the lobby's lists; joined by its link or its code.")
+    )
+    code = models.CharField(
+        max_length=8, unique=True, null=True, blank=True, help_text=_("What players type in the lobby to find it.")
+    )
     options = models.JSONField(default=dict, help_text=_("Table options as the engine reads them."))
     seat_count = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)

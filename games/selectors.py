@@ -133,6 +133,7 @@ def lobby_tables(
     )
     with_seats = annotated.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
     idle = idle_waiting(waiting_cutoff()).values("pk")
+    with_seats = with_seats.filter(unlisted=False)  # private tables are found by their link or code only
     if game is not None:
         with_seats = with_seats.filter(game=game)
     waiting_all = with_seats.filter(status=GameSession.Status.WAITING).exclude(pk__in=idle).order_by("-active", "-pk")

@@ -6,6 +6,7 @@ urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("tables/new/", views.table_create, name="table_create"),
     path("play-now/", views.play_now, name="play_now"),
+    path("tables/code/", views.table_by_code, name="table_by_code"),
     path("tables/<int:session_id>/", views.table, name="table"),
     path("tables/<int:session_id>/join/", views.seat_take, name="seat_take"),
     path("tables/<int:session_id>/leave/", views.seat_leave, name="seat_leave"),

@@ -67,10 +67,22 @@ def table_create(request: HttpRequest) -> HttpResponse:
             seats=form.cleaned_data["seats"],
             options=form.options(),
             turn_seconds=form.cleaned_data["turn_seconds"],
+            unlisted=form.cleaned_data["unlisted"],
         )
     except services.TableError as error:
         form.add_error(None, error.message)
         return _lobby(request, form, status=400)
+    return redirect("table", session_id=session.pk)
+
+
+@require_safe
+def table_by_code(request: HttpRequest) -> HttpResponse:
+    """A private table found by the code its players were told (any table that has one)."""
+    code = request.GET.get("code", "").strip().upper().replace(" ", "")
+    session = GameSession.objects.filter(code=code).first() if code else None
+    if session is None:
+        messages.error(request, _("No table has that code."))
+        return redirect("lobby")
     return redirect("table", session_id=session.pk)
 
 

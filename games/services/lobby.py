@@ -50,7 +50,9 @@ def _open_tables(game: str, user: User):
     free = Q(seats__user__isnull=True, seats__computer="", seats__invited__isnull=True)
     taken = Q(seats__user__isnull=False) | ~Q(seats__computer="")
     return (
-        GameSession.objects.filter(status=GameSession.Status.WAITING, game=game, turn_seconds__in=PLAY_NOW_CLOCKS)
+        GameSession.objects.filter(
+            status=GameSession.Status.WAITING, game=game, turn_seconds__in=PLAY_NOW_CLOCKS, unlisted=False
+        )
         .exclude(pk__in=idle_waiting(waiting_cutoff()).values("pk"))
         .exclude(seats__user=user)
         .annotate(free=Count("seats", filter=free, distinct=True), taken=Count("seats", filter=taken, distinct=True))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import secrets
 from dataclasses import asdict
 from datetime import timedelta
 
@@ -38,8 +39,10 @@ def table_create(
     game: str | None = None,
     options: dict | None = None,
     turn_seconds: int = 0,
+    unlisted: bool = False,
 ) -> GameSession:
-    """A new table in the lobby (of the first game listed unless ``game`` says); the host takes seat 0."""
+    """A new table in the lobby (of the first game listed unless ``game`` says); the host takes seat 0.
+    An ``unlisted`` table is private: only its link or its code finds it."""
     game = game or next(iter(GAMES))
     if game not in GAMES or not GAMES[game].on_site:
         raise TableError(_("Unknown game."))
@@ -63,6 +66,8 @@ def table_create(
         host=host,
         turn_seconds=turn_seconds,
         active=timezone.now(),
+        unlisted=unlisted,
+        code=_new_code() if unlisted else None,
     )
     Seat.objects.bulk_create(Seat(session=session, position=i, user=host if i == 0 else None) for i in range(seats))
     fair.seed_draw(session, 1)
@@ -209,6 +214,18 @@ def session_abandon(*, session_id: int, user: User | None = None) -> GameSession
     return _changed(session)
 
 
+CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # none that are read as another (0/O, 1/I)
+CODE_LENGTH = 6
+
+
+def _new_code() -> str:
+    """A private table's code: short enough to say aloud, too many to guess (32**6, about a billion)."""
+    while True:
+        code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+        if not GameSession.objects.filter(code=code).exists():
+            return code
+
+
 def _room_for_another(host: User) -> None:
     """One host keeps at most ``FEMKORT_WAITING_TABLES_PER_HOST`` tables waiting, so nobody can
     fill the lobby; the host's row is locked, so tables opened at once are counted one by one."""
@@ -289,6 +306,8 @@ def session_rematch(*, session_id: int, user: User) -> GameSession:
         host=user,
         turn_seconds=session.turn_seconds,
         active=timezone.now(),
+        unlisted=session.unlisted,
+        code=_new_code() if session.unlisted else None,
     )
     Seat.objects.bulk_create(
         Seat(

@@ -123,3 +123,26 @@ def test_a_table_with_a_free_seat_waits_for_its_host_however_long(players, clock
     clock.advance(600)
     with pytest.raises(services.TableError, match="Only the host"):
         services.session_start(session_id=session.pk, user=players[1])
+
+
+def test_a_private_table_is_not_listed_and_is_found_by_its_link_or_code(players):
+    host = logged_in(players[0])
+    form = {"game": "femkort", "seats": 4, "target": 3, "turn_seconds": 0, "unlisted": "on"}
+    response = host.post(reverse("table_create"), form)
+    private = GameSession.objects.get()
+    assert response["Location"] == reverse("table", args=[private.pk])
+    assert private.unlisted
+    assert len(private.code) == 6
+    listed = table_with(players[1], "femkort", {}, 4)
+    for lobby in (Client().get(reverse("lobby")), Client().get(reverse("lobby") + "?game=femkort")):
+        assert f"/tables/{private.pk}/" not in lobby.content.decode()
+        assert f"/tables/{listed.pk}/" in lobby.content.decode()
+    page = host.get(reverse("table", args=[private.pk])).content.decode()
+    assert private.code in page
+    found = Client().get(reverse("table_by_code"), {"code": private.code.lower()})
+    assert found["Location"] == reverse("table", args=[private.pk])
+    missing = Client().get(reverse("table_by_code"), {"code": "NOPE99"}, follow=True)
+    assert "No table has that code" in missing.content.decode()
+    joined = logged_in(players[2]).post(reverse("play_now"), {"game": "femkort"})
+    assert joined["Location"] == reverse("table", args=[listed.pk])  # Play now never seats anyone at a private table
+    assert listed.code is None
