@@ -35,6 +35,10 @@ class GameSession(models.Model):
         CLOSED = "closed", _("closed")  # before it started: it never enters anyone's history
 
     game = models.CharField(max_length=20, choices=game_choices, default=first_game)
+    locked = models.BooleanField(default=False, help_text=_("The host let nobody else take a seat."))
+    removed = models.JSONField(
+        default=list, blank=True, help_text=_("People the host removed from a seat (told so on the table).")
+    )
     unlisted = models.BooleanField(
         default=False, help_text=_("Private: not in the lobby's lists; joined by its link or its code.")
     )

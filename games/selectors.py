@@ -237,6 +237,7 @@ class SeatPanel:
     team: int | None = None  # games of partnerships: which one (partners sit facing each other)
     partner: str = ""  # the partner's name
     sitting_out: bool = False  # this deal is played without this seat (a partner went alone)
+    is_host: bool = False  # the table's host sits here
 
 
 @dataclass(frozen=True)
@@ -336,6 +337,7 @@ class TableView:
     header: TableHeader | None = None
     refusal: str = ""  # why a card of the hand that may not be played now is refused, said when one is tried
     server_now: int = 0  # milliseconds since the epoch, so the page's countdown ignores the viewer's clock
+    removed: bool = False  # the host removed this viewer from their seat (they are told so)
 
     @property
     def choices_listed(self) -> tuple[ActionChoice, ...]:
@@ -487,7 +489,8 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
         and (is_host or (me is not None and host_gone(session, seats, online)))
         and filled >= players_needed(session.game),
         needed=players_needed(session.game),
-        can_join=waiting and signed_in and me is None and filled < len(seats),
+        can_join=waiting and signed_in and me is None and filled < len(seats) and not session.locked,
+        removed=bool(signed_in and me is None and user.pk in session.removed and waiting),
         finished_summary=finished,
         actions=tuple(choice for choice, with_hand in choices if with_hand),
         choices=tuple(choice for choice, with_hand in choices if not with_hand) if view and view.my_turn else (),
@@ -544,6 +547,7 @@ def _public(snapshot: TableSnapshot, online: frozenset[int], me: int | None, vie
                 snapshot.state,
                 names,
                 options,
+                snapshot.session.host_id,
             )
             for seat in snapshot.seats
         ],
@@ -574,6 +578,7 @@ def _panel(
     deal: State | None,
     names: list[str],
     options: object,
+    host_id: int | None = None,
 ) -> SeatPanel:
     shown = view.seats[seat.position] if view and seat.position < len(view.seats) else None
     partners = [names[p] for p in rules.partners(seat.position, len(names), options)[1:]]
@@ -600,6 +605,7 @@ def _panel(
         deadline=deadline if view and view.to_act == seat.position else None,
         kept_for=seat.invited.name if seat.invited_id and seat.is_empty else "",
         kept_for_me=bool(viewer and seat.invited_id == viewer),
+        is_host=bool(seat.user_id and seat.user_id == host_id),
         team=team,
         partner=", ".join(partners),
         sitting_out=bool(shown and not shown.playing),

@@ -204,6 +204,33 @@ def computer_remove(request: HttpRequest, session_id: int, position: int) -> Htt
     )
 
 
+@login_required
+@require_POST
+def seat_remove(request: HttpRequest, session_id: int, position: int) -> HttpResponse:
+    return _act(
+        request, session_id, lambda: services.seat_remove(session_id=session_id, user=request.user, position=position)
+    )
+
+
+@login_required
+@require_POST
+def host_hand_over(request: HttpRequest, session_id: int, position: int) -> HttpResponse:
+    return _act(
+        request,
+        session_id,
+        lambda: services.host_hand_over(session_id=session_id, user=request.user, position=position),
+    )
+
+
+@login_required
+@require_POST
+def table_lock(request: HttpRequest, session_id: int) -> HttpResponse:
+    locked = request.POST.get("locked") == "1"
+    return _act(
+        request, session_id, lambda: services.table_lock(session_id=session_id, user=request.user, locked=locked)
+    )
+
+
 def _then_computers(session_id: int, change: Callable[[], object]) -> Callable[[], None]:
     """Without websockets nobody waits for a pause: computer players answer within the request."""
 

@@ -81,6 +81,8 @@ def seat_take(*, session_id: int, user: User, position: int | None = None) -> Ga
     session = _waiting(session_id)
     if session.seats.filter(user=user).exists():
         raise TableError(_("You already have a seat at this table."), code="already_seated")
+    if session.locked:
+        raise TableError(_("The host has locked this table: no seat can be taken."), code="locked")
     invited = session.seats.filter(invited=user, user__isnull=True, computer="").first()
     seat = (
         invited
@@ -93,7 +95,47 @@ def seat_take(*, session_id: int, user: User, position: int | None = None) -> Ga
             seat.save(update_fields=["user", "invited"])
     except IntegrityError:
         raise TableError(_("That seat was just taken."), code="seat_taken") from None
+    if user.pk in session.removed:  # sitting down again: the notice of being removed is over
+        session.removed = [pk for pk in session.removed if pk != user.pk]
     _tell(previous)
+    return _changed(session)
+
+
+@transaction.atomic
+def seat_remove(*, session_id: int, user: User, position: int) -> GameSession:
+    """The host takes a waiting seat back from a person (told so on the table); a computer is
+    removed with ``computer_remove``."""
+    session = _waiting(session_id)
+    _host_only(session, user)
+    seat = session.seats.filter(position=position, user__isnull=False).first()
+    if seat is None:
+        raise TableError(_("Nobody sits there."), code="no_person")
+    if seat.user_id == session.host_id:
+        raise TableError(_("The host cannot remove themselves; close the table instead."))
+    session.removed = [*dict.fromkeys([*session.removed, seat.user_id])]
+    seat.user = None
+    seat.save(update_fields=["user"])
+    return _changed(session)
+
+
+@transaction.atomic
+def table_lock(*, session_id: int, user: User, locked: bool) -> GameSession:
+    """The host keeps the seats as they are (nobody else may sit down), or opens them again."""
+    session = _waiting(session_id)
+    _host_only(session, user)
+    session.locked = bool(locked)
+    return _changed(session)
+
+
+@transaction.atomic
+def host_hand_over(*, session_id: int, user: User, position: int) -> GameSession:
+    """The host makes the person in seat ``position`` the host (then may leave like anyone)."""
+    session = _waiting(session_id)
+    _host_only(session, user)
+    seat = session.seats.filter(position=position, user__isnull=False).exclude(user=user).first()
+    if seat is None:
+        raise TableError(_("Only a person seated at the table can become its host."), code="no_person")
+    session.host = seat.user
     return _changed(session)
 
 

@@ -5,12 +5,20 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from games import services
 from games.models import GameSession, Seat
 from tests.site_helpers import table_with
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def in_english():
+    """The refusals are matched in English, whatever language an earlier test left active."""
+    with translation.override("en"):
+        yield
 
 
 def logged_in(user) -> Client:
