@@ -364,6 +364,8 @@ class Standing(models.Model):
             models.Index(fields=["game", "against", "-rating"]),
         ]
 
+    PROVISIONAL_SIGMA = 5.0  # openskill's uncertainty starts at 8.3 and shrinks with every session
+
     def __str__(self) -> str:
         who = self.user.name if self.user_id else f"computer ({self.computer})"
         return f"{who}: {self.game}, {self.against}"
@@ -371,6 +373,16 @@ class Standing(models.Model):
     @property
     def win_rate(self) -> float:
         return self.sessions_won / self.sessions_played if self.sessions_played else 0.0
+
+    @property
+    def provisional(self) -> bool:
+        """Too few sessions for the rating to say much: shown as "provisional", not as a low number."""
+        return self.sigma > self.PROVISIONAL_SIGMA
+
+    @property
+    def spread(self) -> float:
+        """How far the skill may be from its estimate either way (three sigma)."""
+        return 3 * self.sigma
 
 
 class PeriodStanding(models.Model):

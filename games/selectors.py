@@ -238,6 +238,7 @@ class SeatPanel:
     partner: str = ""  # the partner's name
     sitting_out: bool = False  # this deal is played without this seat (a partner went alone)
     is_host: bool = False  # the table's host sits here
+    username: str = ""  # a person's, for the link to their profile
 
 
 @dataclass(frozen=True)
@@ -606,6 +607,7 @@ def _panel(
         kept_for=seat.invited.name if seat.invited_id and seat.is_empty else "",
         kept_for_me=bool(viewer and seat.invited_id == viewer),
         is_host=bool(seat.user_id and seat.user_id == host_id),
+        username=seat.user.username if seat.user_id and not seat.computer else "",
         team=team,
         partner=", ".join(partners),
         sitting_out=bool(shown and not shown.playing),

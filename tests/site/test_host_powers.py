@@ -84,3 +84,26 @@ def test_the_host_hands_the_role_over_to_a_seated_person(players, make_user):
     services.computer_add(session_id=session.pk, user=bjorn, position=3)  # the new host's powers
     started = services.session_start(session_id=session.pk, user=bjorn)
     assert started.status == GameSession.Status.PLAYING
+
+
+def test_seat_names_link_to_profiles_and_a_new_rating_is_provisional(players):
+    from games.models import Standing
+    from tests.site_helpers import play_session, started_table
+
+    session = table_with(players[0], "femkort", {}, 4, people=[(players[1], 1)], computers=[2])
+    html, _ = table_page(session, players[0])
+    assert f'href="/players/{players[1].username}/"' in html
+    assert "/players/" not in html.split('data-seat="2"')[1].split("</li>")[0]  # a computer has no profile
+    playing = started_table(players)
+    assert f'href="/players/{players[2].username}/"' in table_page(playing, players[0])[0]
+
+    finished = play_session(players, options={"target": 1})
+    assert finished.status == GameSession.Status.FINISHED
+    standing = Standing.objects.get(user=players[0], game="femkort")
+    assert standing.provisional
+    profile = Client().get(reverse("player", args=[players[0].username])).content.decode()
+    assert "provisional" in profile
+    Standing.objects.filter(pk=standing.pk).update(sigma=2.0, mu=30.0, rating=24.0)
+    profile = Client().get(reverse("player", args=[players[0].username])).content.decode()
+    assert "24.0" in profile
+    assert "±6.0" in profile
