@@ -69,6 +69,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.context.invitations",
             ],
         },
     },
@@ -120,6 +121,8 @@ FEMKORT_WAITING_EXPIRE_SECONDS = float(os.environ.get("FEMKORT_WAITING_EXPIRE_SE
 FEMKORT_HOST_GONE_SECONDS = float(os.environ.get("FEMKORT_HOST_GONE_SECONDS", "120"))
 # Chat: at most this many messages per user in this many seconds (all tables together),
 # "messages/seconds" in the environment.
+# Invitations by name: at most this many per inviter in this many seconds.
+FEMKORT_INVITE_RATE = tuple(int(part) for part in os.environ.get("FEMKORT_INVITE_RATE", "10/600").split("/", 1))
 FEMKORT_CHAT_RATE = tuple(int(part) for part in os.environ.get("FEMKORT_CHAT_RATE", "5/10").split("/", 1))
 # Open websockets allowed: per signed-in user (all tables), per address for visitors not signed in.
 FEMKORT_SOCKETS_PER_USER = int(os.environ.get("FEMKORT_SOCKETS_PER_USER", "8"))

@@ -5,7 +5,19 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from . import services
-from .models import ChatMessage, ChatMute, Deal, DealReview, GameSession, PeriodStanding, Play, Seat, Standing
+from .models import (
+    Block,
+    ChatMessage,
+    ChatMute,
+    Deal,
+    DealReview,
+    GameSession,
+    Invitation,
+    PeriodStanding,
+    Play,
+    Seat,
+    Standing,
+)
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -196,3 +208,28 @@ class ChatMuteAdmin(admin.ModelAdmin):
     list_display = ("user", "muted")
     search_fields = ("user__username", "muted__username")
     raw_id_fields = ("user", "muted")
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    """Admins see every invitation and may delete one (nothing else about it is edited)."""
+
+    list_display = ("session", "inviter", "invitee", "answer", "created")
+    list_filter = ("answer",)
+    search_fields = ("inviter__username", "invitee__username", "session__id")
+    list_select_related = ("session", "inviter", "invitee")
+    readonly_fields = ("session", "inviter", "invitee", "answer", "created")
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+
+@admin.register(Block)
+class BlockAdmin(admin.ModelAdmin):
+    list_display = ("user", "blocked", "created")
+    search_fields = ("user__username", "blocked__username")
+    list_select_related = ("user", "blocked")
+    readonly_fields = ("user", "blocked", "created")
+
+    def has_add_permission(self, request) -> bool:
+        return False

@@ -455,3 +455,40 @@ class ChatMute(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} mutes {self.muted}"
+
+
+class Block(models.Model):
+    """``user`` blocked ``blocked``: no invitation from them, never seated with them by Play now,
+    and their chat hidden (a chat mute, made when blocking)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks")
+    blocked = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "blocked"], name="block_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user} blocks {self.blocked}"
+
+
+class Invitation(models.Model):
+    """A host asked a registered player by name to a waiting table; it lasts as long as the table waits."""
+
+    class Answer(models.TextChoices):
+        PENDING = "pending", _("waiting for an answer")
+        JOINED = "joined", _("joined")
+        DECLINED = "declined", _("declined")
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="invitations")
+    inviter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    invitee = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations")
+    answer = models.CharField(max_length=10, choices=Answer.choices, default=Answer.PENDING)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["session", "invitee"], name="invitation_once_per_table")]
+        indexes = [models.Index(fields=["invitee", "answer"], name="invitations_open")]
+
+    def __str__(self) -> str:
+        return f"{self.inviter} invites {self.invitee} to {self.session}"

@@ -1,11 +1,15 @@
 from django.urls import path
 
-from . import chat_views, history_views, views
+from . import chat_views, history_views, invitation_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("tables/new/", views.table_create, name="table_create"),
     path("play-now/", views.play_now, name="play_now"),
+    path("tables/<int:session_id>/invite/", invitation_views.invite, name="invite"),
+    path("invitations/", invitation_views.invitations, name="invitations"),
+    path("invitations/<int:invitation_id>/answer/", invitation_views.invitation_answer, name="invitation_answer"),
+    path("players/<str:username>/block/", invitation_views.block, name="block"),
     path("tables/code/", views.table_by_code, name="table_by_code"),
     path("tables/<int:session_id>/", views.table, name="table"),
     path("tables/<int:session_id>/join/", views.seat_take, name="seat_take"),

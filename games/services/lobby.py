@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.engine import GAMES
-from games.models import GameSession, Seat
+from games.models import Block, GameSession, Seat
 from games.selectors import idle_waiting, waiting_cutoff
 
 from .errors import TableError
@@ -55,6 +55,8 @@ def _open_tables(game: str, user: User):
         )
         .exclude(pk__in=idle_waiting(waiting_cutoff()).values("pk"))
         .exclude(seats__user=user)
+        .exclude(seats__user__in=Block.objects.filter(user=user).values("blocked"))  # nobody you blocked
+        .exclude(seats__user__in=Block.objects.filter(blocked=user).values("user"))  # nor anyone who blocked you
         .annotate(free=Count("seats", filter=free, distinct=True), taken=Count("seats", filter=taken, distinct=True))
         .filter(free__gt=0)
         .order_by("-taken", "-active", "-pk")[:10]

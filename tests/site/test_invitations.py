@@ -1,0 +1,105 @@
+"""Invitations by name and blocks: the host asks a player by name, the player sees it on every
+page and joins or declines; a block stops invitations, hides chat and keeps Play now apart."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from games import services
+from games.models import ChatMute, GameSession, Invitation, Seat
+from tests.site_helpers import table_with
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def in_english():
+    with translation.override("en"):
+        yield
+
+
+def logged_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_an_invitation_by_name_shows_on_every_page_and_joins_in_one_click(players):
+    host, bjorn, _ = players
+    session = table_with(host, "euchre", {}, 4, computers=[2])
+    page = logged_in(host).post(reverse("invite", args=[session.pk]), {"username": bjorn.username.upper()}, follow=True)
+    assert "is invited" in page.content.decode()
+    guest = logged_in(bjorn)
+    lobby = guest.get(reverse("lobby")).content.decode()
+    assert f'href="{reverse("invitations")}"' in lobby
+    assert "1 waiting for your answer" in lobby
+    listing = guest.get(reverse("invitations")).content.decode()
+    invitation = Invitation.objects.get()
+    assert reverse("invitation_answer", args=[invitation.pk]) in listing
+    response = guest.post(reverse("invitation_answer", args=[invitation.pk]), {"join": "1"})
+    assert response["Location"] == reverse("table", args=[session.pk])
+    assert Seat.objects.filter(session=session, user=bjorn).exists()
+    assert "waiting for your answer" not in guest.get(reverse("lobby")).content.decode()
+    again = guest.post(reverse("invitation_answer", args=[invitation.pk]), {"join": "1"}, follow=True)
+    assert "no longer open" in again.content.decode()
+
+
+def test_no_thanks_and_an_invitation_ends_with_its_table(players):
+    host, bjorn, cecilia = players
+    session = table_with(host, "femkort", {}, 4)
+    first = services.invite(session_id=session.pk, user=host, username=bjorn.username)
+    services.invite(session_id=session.pk, user=host, username=cecilia.username)
+    logged_in(bjorn).post(reverse("invitation_answer", args=[first.pk]), {"join": "0"})
+    first.refresh_from_db()
+    assert first.answer == Invitation.Answer.DECLINED
+    assert not Seat.objects.filter(session=session, user=bjorn).exists()
+    services.session_abandon(session_id=session.pk, user=host)
+    assert not services.invitations_open(cecilia).exists()  # the table closed: the invitation with it
+    assert "No invitation is waiting" in logged_in(cecilia).get(reverse("invitations")).content.decode()
+
+
+def test_who_may_invite_whom(players, make_user, settings):
+    host, bjorn, cecilia = players
+    session = table_with(host, "femkort", {}, 4, people=[(cecilia, 1)])
+    with pytest.raises(services.TableError, match="Only the host"):
+        services.invite(session_id=session.pk, user=cecilia, username=bjorn.username)
+    for name in ("nobody-here", host.username):
+        with pytest.raises(services.TableError, match="cannot be invited"):
+            services.invite(session_id=session.pk, user=host, username=name)
+    with pytest.raises(services.TableError, match="already sits"):
+        services.invite(session_id=session.pk, user=host, username=cecilia.username)
+    services.invite(session_id=session.pk, user=host, username=bjorn.username)
+    with pytest.raises(services.TableError, match="invited already"):
+        services.invite(session_id=session.pk, user=host, username=bjorn.username)
+    settings.FEMKORT_INVITE_RATE = (2, 600)
+    services.invite(session_id=session.pk, user=host, username=make_user("dora").username)
+    with pytest.raises(services.TableError, match="Too many invitations"):
+        services.invite(session_id=session.pk, user=host, username=make_user("erik").username)
+    assert Invitation.objects.count() == 2
+    assert Client().get(reverse("invitations"))["Location"].startswith(reverse("login"))
+
+
+def test_a_block_stops_invitations_hides_chat_and_keeps_play_now_apart(players):
+    host, bjorn, cecilia = players
+    guest = logged_in(bjorn)
+    guest.post(reverse("block", args=[cecilia.username]), {"blocked": "1"})
+    assert ChatMute.objects.filter(user=bjorn, muted=cecilia).exists()
+    profile = guest.get(reverse("player", args=[cecilia.username])).content.decode()
+    assert "Unblock" in profile
+    assert cecilia.name in guest.get(reverse("invitations")).content.decode()  # listed where blocks are
+    carols = table_with(cecilia, "femkort", {}, 4)
+    with pytest.raises(services.TableError, match="cannot be invited"):  # said as for any name
+        services.invite(session_id=carols.pk, user=cecilia, username=bjorn.username)
+    response = guest.post(reverse("play_now"), {"game": "femkort"})
+    assert response["Location"] != reverse("table", args=[carols.pk])  # never seated with a blocked player
+    assert not Seat.objects.filter(session=carols, user=bjorn).exists()
+    hosts = table_with(host, "femkort", {}, 4, people=[(bjorn, 1)])
+    services.block(user=cecilia, username=host.username)
+    with pytest.raises(services.TableError, match="cannot be invited"):  # blocked either way round
+        services.invite(session_id=hosts.pk, user=host, username=cecilia.username)
+    guest.post(reverse("block", args=[cecilia.username]), {"blocked": "0", "next": "invitations"})
+    assert not ChatMute.objects.filter(user=bjorn, muted=cecilia).exists()
+    assert GameSession.objects.filter(pk=carols.pk, status=GameSession.Status.WAITING).exists()
