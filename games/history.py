@@ -16,7 +16,7 @@ from .engine import get_game
 from .engine.game import HiddenCards, Match, View
 from .engine.records import RecordError
 from .engine.verify import verify
-from .models import Deal, GameSession, PeriodStanding, Seat, Standing
+from .models import Deal, Follow, GameSession, PeriodStanding, Seat, Standing
 from .records import deal_start, deal_state
 from .selectors import AreaView, CardView, area_view, card_view
 from .services.standings import period_starts
@@ -244,6 +244,12 @@ class Profile:
     trend: list[float]
     recent: QuerySet[Seat]
     rivals: list[dict]
+
+
+def friends_in_common(viewer: User, player: User) -> list[User]:
+    """The players both follow (what a profile shows its visitor)."""
+    theirs = Follow.objects.filter(user=player).values("followed")
+    return list(User.objects.filter(followers__user=viewer, pk__in=theirs).order_by("username")[:20])
 
 
 def profile_of(username: str) -> Profile:

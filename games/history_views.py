@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from . import history, reviews
-from .models import Block, Standing
+from .models import Block, Follow, Standing
 from .selectors import game_list, game_or_first, session_result
 
 
@@ -103,8 +103,15 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
         marks = reviews.marked_by_session([seat.session_id for seat in page.object_list], page.object_list[0].user_id)
         for seat in page.object_list:
             seat.marked = marks[seat.session_id]
-    blocked = request.user.is_authenticated and Block.objects.filter(user=request.user, blocked=profile.player).exists()
-    return render(request, "games/player.html", {"profile": profile, "page": page, "blocked": blocked})
+    viewer = request.user if request.user.is_authenticated else None
+    context = {"profile": profile, "page": page}
+    if viewer is not None and viewer.pk != profile.player.pk:
+        context |= {
+            "blocked": Block.objects.filter(user=viewer, blocked=profile.player).exists(),
+            "following": Follow.objects.filter(user=viewer, followed=profile.player).exists(),
+            "in_common": history.friends_in_common(viewer, profile.player),
+        }
+    return render(request, "games/player.html", context)
 
 
 @require_safe

@@ -49,6 +49,17 @@ def invitation_answer(request: HttpRequest, invitation_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def follow(request: HttpRequest, username: str) -> HttpResponse:
+    try:
+        other = services.follow(user=request.user, username=username, following=request.POST.get("following") != "0")
+    except services.TableError as refused:
+        messages.error(request, refused.message)
+        return redirect("lobby")
+    return redirect("player", username=other.username)
+
+
+@login_required
+@require_POST
 def block(request: HttpRequest, username: str) -> HttpResponse:
     blocked = request.POST.get("blocked") != "0"
     try:

@@ -492,3 +492,17 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.inviter} invites {self.invitee} to {self.session}"
+
+
+class Follow(models.Model):
+    """``user`` follows ``followed``: a friend, offered first when inviting, shown on profiles."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="follows")
+    followed = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="followers")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "followed"], name="follow_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user} follows {self.followed}"

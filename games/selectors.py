@@ -22,7 +22,7 @@ from accounts.models import User
 from .cardnames import card_corner, card_face, card_label, card_short
 from .engine import GAMES
 from .engine.game import EVERYONE, Area, Game, Match, Shown, State, View
-from .models import LEVEL_NAMES, PRESENCE_TIMEOUT, Connection, Deal, GameSession, Play, Seat
+from .models import LEVEL_NAMES, PRESENCE_TIMEOUT, Block, Connection, Deal, Follow, GameSession, Play, Seat
 from .records import deal_state, match_of, players_needed, seat_choices, sides_of
 from .words import say, say_count
 
@@ -339,6 +339,7 @@ class TableView:
     refusal: str = ""  # why a card of the hand that may not be played now is refused, said when one is tried
     server_now: int = 0  # milliseconds since the epoch, so the page's countdown ignores the viewer's clock
     removed: bool = False  # the host removed this viewer from their seat (they are told so)
+    invite_names: tuple[str, ...] = ()  # the host's friends and recent opponents, offered in the name box
 
     @property
     def choices_listed(self) -> tuple[ActionChoice, ...]:
@@ -447,6 +448,20 @@ def host_gone(session: GameSession, seats: Sequence[Seat], online: frozenset[int
     return (timezone.now() - last).total_seconds() >= settings.FEMKORT_HOST_GONE_SECONDS
 
 
+def invite_names(user_id: int, limit: int = 30) -> list[str]:
+    """Whom the host may want to invite: friends first, then recent opponents (for the name box's list)."""
+    friends = list(Follow.objects.filter(user_id=user_id).values_list("followed__username", flat=True)[:limit])
+    met = (
+        Seat.objects.filter(session__seats__user_id=user_id, user__isnull=False)
+        .exclude(user_id=user_id)
+        .order_by("-session__created")
+        .values_list("user__username", flat=True)[: limit * 4]
+    )
+    blocked = set(Block.objects.filter(user_id=user_id).values_list("blocked__username", flat=True))
+    names = [name for name in dict.fromkeys([*friends, *met]) if name not in blocked]
+    return names[:limit]
+
+
 def online_users(session_id: int) -> frozenset[int]:
     """Users with a websocket open at this table (rows left by a dead process age out)."""
     alive = timezone.now() - timedelta(seconds=PRESENCE_TIMEOUT)
@@ -492,6 +507,7 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
         needed=players_needed(session.game),
         can_join=waiting and signed_in and me is None and filled < len(seats) and not session.locked,
         removed=bool(signed_in and me is None and user.pk in session.removed and waiting),
+        invite_names=tuple(invite_names(user.pk)) if waiting and is_host else (),
         finished_summary=finished,
         actions=tuple(choice for choice, with_hand in choices if with_hand),
         choices=tuple(choice for choice, with_hand in choices if not with_hand) if view and view.my_turn else (),

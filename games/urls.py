@@ -10,6 +10,7 @@ urlpatterns = [
     path("invitations/", invitation_views.invitations, name="invitations"),
     path("invitations/<int:invitation_id>/answer/", invitation_views.invitation_answer, name="invitation_answer"),
     path("players/<str:username>/block/", invitation_views.block, name="block"),
+    path("players/<str:username>/follow/", invitation_views.follow, name="follow"),
     path("tables/code/", views.table_by_code, name="table_by_code"),
     path("tables/<int:session_id>/", views.table, name="table"),
     path("tables/<int:session_id>/join/", views.seat_take, name="seat_take"),

@@ -3,7 +3,7 @@
 from .chat import ChatTooFast, chat_mute, chat_post, chat_switch
 from .errors import IllegalCard, NotSeated, StaleMove, TableError
 from .fair import contribution_add
-from .invitations import block, invitation_answer, invitations_open, invite
+from .invitations import block, follow, invitation_answer, invitations_open, invite
 from .lobby import play_now
 from .play import action_take, computer_turn, computers_play_all
 from .review import ReviewJob, review_claim, review_failed, review_store, reviews_backfill, reviews_queue, reviews_run
@@ -43,6 +43,7 @@ __all__ = [
     "computer_turn",
     "computers_play_all",
     "contribution_add",
+    "follow",
     "host_hand_over",
     "invitation_answer",
     "invitations_open",

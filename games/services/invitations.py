@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games.models import Block, ChatMute, GameSession, Invitation
+from games.models import Block, ChatMute, Follow, GameSession, Invitation
 
 from .errors import TableError
 from .tables import _changed, _host_only, _waiting, seat_take
@@ -71,6 +71,18 @@ def invitation_answer(*, invitation_id: int, user: User, join: bool) -> GameSess
         invitation.answer = Invitation.Answer.DECLINED
     invitation.save(update_fields=["answer"])
     return session
+
+
+def follow(*, user: User, username: str, following: bool = True) -> User:
+    """Follow a player (a friend: offered first when inviting, listed with friends in common), or stop."""
+    other = User.objects.filter(username__iexact=str(username).strip()).first()
+    if other is None or other.pk == user.pk:
+        raise TableError(_("No such player."), code="missing")
+    if following:
+        Follow.objects.get_or_create(user=user, followed=other)
+    else:
+        Follow.objects.filter(user=user, followed=other).delete()
+    return other
 
 
 @transaction.atomic

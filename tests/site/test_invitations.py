@@ -103,3 +103,28 @@ def test_a_block_stops_invitations_hides_chat_and_keeps_play_now_apart(players):
     guest.post(reverse("block", args=[cecilia.username]), {"blocked": "0", "next": "invitations"})
     assert not ChatMute.objects.filter(user=bjorn, muted=cecilia).exists()
     assert GameSession.objects.filter(pk=carols.pk, status=GameSession.Status.WAITING).exists()
+
+
+def test_friends_are_offered_first_when_inviting_and_shown_in_common(players, make_user):
+    host, bjorn, cecilia = players
+    dora = make_user("dora")
+    logged_in(host).post(reverse("follow", args=[dora.username]), {"following": "1"})
+    services.follow(user=bjorn, username=dora.username)
+    played = table_with(host, "femkort", {}, 4, people=[(cecilia, 1)])
+    services.computer_add(session_id=played.pk, user=host, position=2)
+    services.session_start(session_id=played.pk, user=host)
+    services.block(user=host, username=bjorn.username)
+    waiting = table_with(host, "femkort", {}, 4)
+    from tests.site_helpers import table_page
+
+    html, view = table_page(waiting, host)
+    assert view.invite_names[:2] == (dora.username, cecilia.username)  # the friend, then whom the host met
+    assert bjorn.username not in view.invite_names  # nobody blocked
+    assert f'<option value="{dora.username}">' in html
+    assert table_page(waiting, cecilia)[1].invite_names == ()  # offered to the host only
+    services.block(user=host, username=bjorn.username, blocked=False)
+    profile = logged_in(host).get(reverse("player", args=[bjorn.username])).content.decode()
+    assert "Friends in common" in profile
+    assert f'href="/players/{dora.username}/"' in profile
+    logged_in(host).post(reverse("follow", args=[dora.username]), {"following": "0"})
+    assert "Friends in common" not in logged_in(host).get(reverse("player", args=[bjorn.username])).content.decode()
