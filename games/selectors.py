@@ -257,6 +257,10 @@ class TableSnapshot:
     previous: tuple[Deal, State] | None  # the last finished deal, while its result is on show
     online: frozenset[int]  # users with a live connection when it was read
     rematch_seats: tuple[tuple[int, int | None, int | None], ...] = ()  # play again: (position, user, invited)
+    # A waiting table's invitations by name (name, answer) and the names its host may invite:
+    # read with the rest, so a page or a frame built from the snapshot asks the database nothing.
+    invitations: tuple[tuple[str, str], ...] = ()
+    invite_names: tuple[str, ...] = ()
     # What every viewer sees alike, worked out once per presence and language (see ``_public``).
     memo: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
@@ -340,6 +344,7 @@ class TableView:
     server_now: int = 0  # milliseconds since the epoch, so the page's countdown ignores the viewer's clock
     removed: bool = False  # the host removed this viewer from their seat (they are told so)
     invite_names: tuple[str, ...] = ()  # the host's friends and recent opponents, offered in the name box
+    invitations_sent: tuple[tuple[str, str], ...] = ()  # the host's invitations by name to this table: (name, answer)
 
     @property
     def choices_listed(self) -> tuple[ActionChoice, ...]:
@@ -388,7 +393,15 @@ def table_snapshot(session_id: int) -> TableSnapshot | None:
         if session.rematch_id is not None:
             again = Seat.objects.filter(session_id=session.rematch_id, session__status=GameSession.Status.WAITING)
             rematch_seats = tuple(again.values_list("position", "user_id", "invited_id"))
-        return TableSnapshot(session, seats, deal, state, previous, online_users(session_id), rematch_seats)
+        invitations: tuple[tuple[str, str], ...] = ()
+        names: tuple[str, ...] = ()
+        if session.status == GameSession.Status.WAITING:
+            rows = session.invitations.select_related("invitee").order_by("created", "pk")
+            invitations = tuple((row.invitee.name, str(row.get_answer_display())) for row in rows)
+            names = tuple(invite_names(session.host_id))
+        return TableSnapshot(
+            session, seats, deal, state, previous, online_users(session_id), rematch_seats, invitations, names
+        )
 
 
 def table_snapshot_after(known: TableSnapshot) -> TableSnapshot | None:
@@ -507,7 +520,8 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
         needed=players_needed(session.game),
         can_join=waiting and signed_in and me is None and filled < len(seats) and not session.locked,
         removed=bool(signed_in and me is None and user.pk in session.removed and waiting),
-        invite_names=tuple(invite_names(user.pk)) if waiting and is_host else (),
+        invite_names=snapshot.invite_names if waiting and is_host else (),
+        invitations_sent=snapshot.invitations if waiting and is_host else (),
         finished_summary=finished,
         actions=tuple(choice for choice, with_hand in choices if with_hand),
         choices=tuple(choice for choice, with_hand in choices if not with_hand) if view and view.my_turn else (),

@@ -50,7 +50,8 @@ def test_old_tables_abandoned_before_they_started_become_closed(players):
     played = Session.objects.create(
         game="femkort", status="abandoned", host_id=players[0].pk, seat_count=3, started=timezone.now()
     )
+    MigrationExecutor(connection).migrate(AFTER)
     latest = MigrationExecutor(connection)
-    latest.migrate(AFTER)
+    latest.migrate(latest.loader.graph.leaf_nodes())  # later migrations keep the rows; today's model reads them
     assert GameSession.objects.get(pk=never.pk).status == GameSession.Status.CLOSED
     assert GameSession.objects.get(pk=played.pk).status == GameSession.Status.ABANDONED
