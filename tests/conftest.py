@@ -72,3 +72,12 @@ class Clock:
 @pytest.fixture
 def clock(monkeypatch):
     return Clock(monkeypatch)
+
+
+@pytest.fixture
+def in_english():
+    """Refusals matched in English, whatever language an earlier test left active."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        yield

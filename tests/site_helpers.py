@@ -18,6 +18,13 @@ from games.selectors import table_snapshot, table_view
 from games.table_html import table_html
 
 
+def logged_in(user) -> Client:
+    """A test client signed in as ``user``."""
+    client = Client()
+    client.force_login(user)
+    return client
+
+
 def started_table(
     users, *, computers: int = 0, target: int = 3, game: str | None = None, options: dict | None = None
 ) -> GameSession:

@@ -20,17 +20,11 @@ from games.engine.fair import commitment
 from games.history import verdicts
 from games.models import Deal, GameSession, Seat, SeedDraw
 from games.records import deal_state
-from tests.site_helpers import started_table, table_page, table_with
+from tests.site_helpers import logged_in, started_table, table_page, table_with
 
 pytestmark = pytest.mark.django_db
 ON_SITE = {name: rules for name, rules in GAMES.items() if rules.on_site}
 MOVES = 3000  # far more than any two deals of any game take
-
-
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def deals_played(session: GameSession, host, until: int) -> None:

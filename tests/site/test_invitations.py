@@ -6,25 +6,12 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
 
 from games import services
 from games.models import ChatMute, GameSession, Invitation, Seat
-from tests.site_helpers import table_with
+from tests.site_helpers import logged_in, table_with
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def in_english():
-    with translation.override("en"):
-        yield
-
-
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
 
 def test_an_invitation_by_name_shows_on_every_page_and_joins_in_one_click(players):

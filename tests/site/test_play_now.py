@@ -5,26 +5,12 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
 
 from games import services
 from games.models import GameSession, Seat
-from tests.site_helpers import table_with
+from tests.site_helpers import logged_in, table_with
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def in_english():
-    """The refusals are matched in English, whatever language an earlier test left active."""
-    with translation.override("en"):
-        yield
-
-
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
 
 def test_play_now_takes_a_free_seat_at_the_fullest_open_table_of_that_game(players, make_user, clock):
