@@ -119,10 +119,12 @@ FEMKORT_WAITING_TABLES_PER_HOST = int(os.environ.get("FEMKORT_WAITING_TABLES_PER
 FEMKORT_WAITING_EXPIRE_SECONDS = float(os.environ.get("FEMKORT_WAITING_EXPIRE_SECONDS", str(30 * 60)))
 # A full waiting table whose host has been away this long may be started by anyone seated at it.
 FEMKORT_HOST_GONE_SECONDS = float(os.environ.get("FEMKORT_HOST_GONE_SECONDS", "120"))
+# Invitations by name: at most this many per inviter in this many seconds ("count/seconds").
+FEMKORT_INVITE_RATE = tuple(int(part) for part in os.environ.get("FEMKORT_INVITE_RATE", "10/600").split("/", 1))
+# New follows and blocks together: at most this many per player in this many seconds.
+FEMKORT_FOLLOW_RATE = tuple(int(part) for part in os.environ.get("FEMKORT_FOLLOW_RATE", "30/600").split("/", 1))
 # Chat: at most this many messages per user in this many seconds (all tables together),
 # "messages/seconds" in the environment.
-# Invitations by name: at most this many per inviter in this many seconds.
-FEMKORT_INVITE_RATE = tuple(int(part) for part in os.environ.get("FEMKORT_INVITE_RATE", "10/600").split("/", 1))
 FEMKORT_CHAT_RATE = tuple(int(part) for part in os.environ.get("FEMKORT_CHAT_RATE", "5/10").split("/", 1))
 # Open websockets allowed: per signed-in user (all tables), per address for visitors not signed in.
 FEMKORT_SOCKETS_PER_USER = int(os.environ.get("FEMKORT_SOCKETS_PER_USER", "8"))

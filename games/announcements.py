@@ -1,4 +1,5 @@
-"""Telling every connection to a table that it changed; each consumer then renders its own view.
+"""Telling every connection to a table that it changed (each consumer then renders its own view),
+and a player's open pages that they were invited.
 
 Group messages carry no cards: only "table X is now at seq N" and who is online. A failed
 broadcast (Redis unreachable) is logged, never raised: the change is already committed, and
@@ -50,7 +51,18 @@ def announce(session_id: int, seq: int) -> None:
     transaction.on_commit(lambda: send_sync(session_id, {"type": "table.changed", "session": session_id, "seq": seq}))
 
 
+def invited(user_id: int, invitation_id: int) -> None:
+    """Once the transaction commits, tell ``user_id``'s open pages of a new invitation (each reads it,
+    in its own language; the message names nothing but the invitation's number)."""
+    message = {"type": "player.invited", "player": user_id, "invitation": invitation_id}
+    transaction.on_commit(lambda: _group_send_sync(player_group(user_id), message))
+
+
 def send_sync(session_id: int, message: dict) -> bool:
+    return _group_send_sync(table_group(session_id), message)
+
+
+def _group_send_sync(group: str, message: dict) -> bool:
     """From a live database thread, hand the broadcast to its event loop and go on; from anywhere
     else (an HTTP request, a command), wait for it.
     """
@@ -59,23 +71,27 @@ def send_sync(session_id: int, message: dict) -> bool:
         return False
     loop = serving_loop()
     if loop is not None:
-        asyncio.run_coroutine_threadsafe(send(session_id, message), loop)
+        asyncio.run_coroutine_threadsafe(_group_send(group, message), loop)
         return True
     try:
-        async_to_sync(layer.group_send)(table_group(session_id), message)
+        async_to_sync(layer.group_send)(group, message)
     except Exception as error:  # the channel layer is down: the change stands, the pages poll
-        log.warning("could not tell table %s about %s: %r", session_id, message["type"], error)
+        log.warning("could not tell %s about %s: %r", group, message["type"], error)
         return False
     return True
 
 
 async def send(session_id: int, message: dict) -> bool:
+    return await _group_send(table_group(session_id), message)
+
+
+async def _group_send(group: str, message: dict) -> bool:
     layer = get_channel_layer()
     if layer is None:
         return False
     try:
-        await layer.group_send(table_group(session_id), message)
+        await layer.group_send(group, message)
     except Exception as error:
-        log.warning("could not tell table %s about %s: %r", session_id, message["type"], error)
+        log.warning("could not tell %s about %s: %r", group, message["type"], error)
         return False
     return True

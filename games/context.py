@@ -1,9 +1,17 @@
-"""What every page's header shows: the invitations waiting for the viewer's answer."""
+"""What every page's header shows: the invitations waiting for the viewer's answer, and which of
+the players they follow are online (and at which table).
+
+Both are callables, which templates call when they use them: a table's fragments and polls
+never do, and a page reads each once.
+"""
 
 from __future__ import annotations
 
+from functools import cache
+
 from django.http import HttpRequest
 
+from .selectors import friends_online
 from .services import invitations_open
 
 
@@ -11,4 +19,7 @@ def invitations(request: HttpRequest) -> dict:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {}
-    return {"invitations_waiting": invitations_open(user).count()}
+    return {
+        "invitations_waiting": cache(lambda: invitations_open(user).count()),
+        "friends_online": cache(lambda: friends_online(user)),
+    }

@@ -6,11 +6,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
+from django_htmx.http import HttpResponseClientRedirect
 
 from . import services
-from .models import Block
 from .views import _act
 
 
@@ -30,21 +31,28 @@ def invite(request: HttpRequest, session_id: int) -> HttpResponse:
 @login_required
 @require_safe
 def invitations(request: HttpRequest) -> HttpResponse:
-    blocked = Block.objects.filter(user=request.user).select_related("blocked").order_by("blocked__username")
-    context = {"invitations": services.invitations_open(request.user).order_by("-created"), "blocked": blocked}
+    context = {"invitations": services.invitations_open(request.user).order_by("-created")}
     return render(request, "games/invitations.html", context)
 
 
 @login_required
 @require_POST
 def invitation_answer(request: HttpRequest, invitation_id: int) -> HttpResponse:
+    """From the invitations page (a plain form) or a live toast (htmx: the toast says the outcome)."""
     join = request.POST.get("join") == "1"
     try:
         session = services.invitation_answer(invitation_id=invitation_id, user=request.user, join=join)
     except services.TableError as refused:
+        if request.htmx:
+            return render(request, "games/_toast_said.html", {"said": refused.message})
         messages.error(request, refused.message)
         return redirect("invitations")
-    return redirect("table", session_id=session.pk) if join else redirect("invitations")
+    if join:
+        url = reverse("table", args=[session.pk])
+        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    if request.htmx:
+        return HttpResponse("")  # the toast goes
+    return redirect("invitations")
 
 
 @login_required
@@ -54,7 +62,7 @@ def follow(request: HttpRequest, username: str) -> HttpResponse:
         other = services.follow(user=request.user, username=username, following=request.POST.get("following") != "0")
     except services.TableError as refused:
         messages.error(request, refused.message)
-        return redirect("lobby")
+        return redirect("lobby") if refused.code == "missing" else redirect("player", username=username)
     return redirect("player", username=other.username)
 
 
@@ -66,11 +74,11 @@ def block(request: HttpRequest, username: str) -> HttpResponse:
         other = services.block(user=request.user, username=username, blocked=blocked)
     except services.TableError as refused:
         messages.error(request, refused.message)
-        return redirect("lobby")
+        return redirect("lobby") if refused.code == "missing" else redirect("player", username=username)
     if blocked:
         messages.success(request, _("You blocked %(name)s.") % {"name": other.name})
     else:
         messages.success(request, _("You unblocked %(name)s.") % {"name": other.name})
-    if request.POST.get("next") == "invitations":  # unblocked from the list of blocks
-        return redirect("invitations")
+    if request.POST.get("next") == "settings":  # unblocked from the list of blocks
+        return redirect(reverse("profile") + "#blocked")
     return redirect("player", username=other.username)

@@ -287,14 +287,17 @@ class ServerBeat(models.Model):
 
 
 class Connection(models.Model):
-    """An open websocket to a table. A seat shows as connected while its player has one.
+    """An open websocket: to a table (a seat shows as connected while its player has one), or, with
+    no table, a signed-in player's notices socket on any other page (they count as online).
 
     Kept in the database, not in a process, so every server process sees the same presence.
     The consumer refreshes ``seen`` every ``PRESENCE_BEAT`` seconds; a row not seen for
     ``PRESENCE_TIMEOUT`` belongs to a process that died and no longer counts.
     """
 
-    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="connections")
+    session = models.ForeignKey(
+        GameSession, null=True, blank=True, on_delete=models.CASCADE, related_name="connections"
+    )
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE)
     channel_name = models.CharField(max_length=200, unique=True)
     ip = models.GenericIPAddressField(null=True, blank=True, help_text=_("Where the socket came from (limits)."))
@@ -302,7 +305,7 @@ class Connection(models.Model):
     seen = models.DateTimeField(auto_now=True, help_text=_("Refreshed while the socket is open."))
 
     def __str__(self) -> str:
-        return f"{self.user or 'anonymous'} at {self.session}"
+        return f"{self.user or 'anonymous'} at {self.session or 'another page'}"
 
 
 class SocketOpening(models.Model):

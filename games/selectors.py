@@ -147,7 +147,7 @@ def lobby_tables(
     for session in [*playing, *waiting]:
         rules = game_or_first(session.game)
         session.rules_in_short = " · ".join(say(text) for text in rules.describe(rules.parse_options(session.options)))
-        session.seated = [seat.name for seat in session.seats.all() if not seat.is_empty]
+        session.seated = [seat for seat in session.seats.all() if not seat.is_empty]  # names link to profiles
         session.age_seconds = int((now - session.created).total_seconds())
     for session in playing:
         seats = list(session.seats.all())
@@ -475,6 +475,44 @@ def invite_names(user_id: int, limit: int = 30) -> list[str]:
     return names[:limit]
 
 
+@dataclass(frozen=True)
+class FriendOnline:
+    name: str
+    username: str
+    table: GameSession | None  # the open table they are at, if the viewer may know of it
+
+
+def friends_online(user: User) -> list[FriendOnline]:
+    """The players ``user`` follows who have a page open now, and at which open table. Nobody who
+    blocked ``user`` (or whom they blocked) is listed, and a private table is named only to those
+    seated at it."""
+    alive = timezone.now() - timedelta(seconds=PRESENCE_TIMEOUT)
+    friends = (
+        Follow.objects.filter(user=user)
+        .exclude(followed__blocks__blocked=user)
+        .exclude(followed_id__in=Block.objects.filter(user=user).values("blocked_id"))
+        .values("followed_id")
+    )
+    rows = list(
+        Connection.objects.filter(user_id__in=friends, seen__gte=alive)
+        .select_related("user", "session")
+        .order_by("user__username", "-opened")
+    )
+    if not rows:
+        return []
+    mine = set(Seat.objects.filter(user=user, left=False).values_list("session_id", flat=True)[:200])
+    found: dict[int, FriendOnline] = {}
+    for row in rows:
+        table = row.session
+        open_to_me = table is not None and table.status in (GameSession.Status.WAITING, GameSession.Status.PLAYING)
+        if open_to_me and table.unlisted and table.pk not in mine:
+            open_to_me = False
+        known = found.get(row.user_id)
+        if known is None or (known.table is None and open_to_me):
+            found[row.user_id] = FriendOnline(row.user.name, row.user.username, table if open_to_me else None)
+    return list(found.values())
+
+
 def online_users(session_id: int) -> frozenset[int]:
     """Users with a websocket open at this table (rows left by a dead process age out)."""
     alive = timezone.now() - timedelta(seconds=PRESENCE_TIMEOUT)
@@ -775,6 +813,11 @@ def session_result(session: GameSession, seats: Sequence[Seat]) -> str:
 def sessions_of(user: User) -> QuerySet[GameSession]:
     """The sessions a player has a seat in, newest first."""
     return GameSession.objects.filter(seats__user=user).select_related("host", "winner__user").order_by("-created")[:20]
+
+
+def players_blocked(user: User) -> QuerySet[Block]:
+    """The blocks ``user`` made, by name: listed in their settings with Unblock."""
+    return Block.objects.filter(user=user).select_related("blocked").order_by("blocked__username")
 
 
 def computer_view(snapshot: TableSnapshot) -> tuple[str, View] | None:

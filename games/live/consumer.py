@@ -15,34 +15,25 @@ and its presence row behind it, and the player gets a message rather than a dead
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import json
 import logging
-import uuid
-from datetime import timedelta
-from types import SimpleNamespace
 
 from channels.exceptions import StopConsumer
-from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import get_channel_layer
-from channels.utils import await_many_dispatch
-from django.conf import settings
-from django.db import transaction
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from femkort_site.proxies import scope_client_address
 from games import services, snapshots
 from games.chat_html import chat_html, chat_line_html
 from games.engine.game import looks_like_action
-from games.models import PRESENCE_TIMEOUT, ChatMute, Connection, GameSession, Seat, SocketOpening
+from games.models import ChatMute, GameSession, Seat
 from games.selectors import table_view
-from games.services.locks import named_lock
 from games.table_html import message_html, presence_html, table_frame
 from games.threads import db
 
 from . import drivers, sockets
+from .base import LiveConsumer
+from .connections import connection_open
 from .logins import SIGNED_OUT, login_holds
 
 log = logging.getLogger(__name__)
@@ -51,38 +42,12 @@ TOO_MANY = 4429
 MAX_FRAME = 2048  # a move is under 200 characters; anything much longer is not one
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(LiveConsumer):
     session_id: int
-    user_id: int | None = None
     session_key: str | None = None
-    joined = False
-    left = False
     sent_seq = -1
     shown: dict[str, str] | None = None  # the table's regions as this page shows them (during play)
     opened_at_seq = 0
-
-    async def __call__(self, scope, receive, send) -> None:
-        """Channels' consumer loop, fed by the browser and by this process's table listener (``sockets``)."""
-        self.scope = scope
-        self.channel_layer = get_channel_layer(self.channel_layer_alias)
-        self.channel_name = f"table-socket.{uuid.uuid4().hex}"  # names the presence row; messages come via nudges
-        self.base_send = functools.partial(_send_or_stop, send)
-        self.nudges: asyncio.Queue = asyncio.Queue()
-        self.language = socket_language(scope)
-        try:
-            await await_many_dispatch([receive, self.nudges.get], self.dispatch)
-        except StopConsumer:
-            pass
-        except Exception as error:  # the channel layer went away, or a handler broke
-            log.warning("table socket %s ended: %r", scope.get("path"), error)
-            raise  # daphne closes it with 1011: the page polls, and reconnects with a growing pause
-        finally:
-            await self._leave()
-
-    async def dispatch(self, message: dict) -> None:
-        """Everything this socket renders is in its own player's language, whatever the others use."""
-        with translation.override(self.language):
-            await super().dispatch(message)
 
     async def connect(self) -> None:
         self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
@@ -99,12 +64,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=message_html(_too_many() if verdict == "too_many" else _too_often()))
             await self.close(code=TOO_MANY)
             return
-        self.joined = True
-        try:
-            await sockets.join(self)
-        except Exception as error:  # Redis is away: refuse; the page polls and tries again later
-            log.warning("table %s: no live updates while the channel layer is down: %r", self.session_id, error)
-            await self.close()
+        if not await self._join():
             return
         await self.accept()
         # The chat box too: lines written while this page had no socket.
@@ -113,9 +73,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             sockets.changed(self.session_id)
         if snapshot is not None and snapshot.computer_to_act() is not None:
             drivers.schedule(self.session_id, snapshot.seq, snapshot.session.due or timezone.now())
-
-    async def disconnect(self, code: int) -> None:
-        await self._leave()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
@@ -249,9 +206,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=presence_html(table_view(snapshot, self.user, online)))
             self.shown = None  # the seats now show presence of their own: the next view is whole
 
-    async def layer_lost(self, event: dict) -> None:
-        raise ConnectionError("the channel layer is unreachable")
-
     async def _send_view(self, seq: int, *, force: bool = False, message: str = "", extra: str = ""):
         """Send this user's table at ``seq`` or later, unless this socket has already shown that much.
 
@@ -275,88 +229,28 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _refuse(self, text: str) -> None:
         await self.send(text_data=message_html(text))
 
-    async def _leave(self) -> None:
-        """Every way out ends here, once: out of the group, presence row gone, others told."""
-        if not self.joined or self.left:
-            return
-        self.left = True
-        await sockets.leave(self)
-        try:
-            await db(self._forget)()
-        except Exception as error:  # the row stops counting once it is not seen for a while
-            log.warning("table %s: could not remove presence: %r", self.session_id, error)
+    async def _gone(self) -> None:
         if self.user.is_authenticated:
             sockets.changed(self.session_id)
 
     def _forget(self) -> None:
         """The presence row goes; a seated player's absence (on their turn) counts from now."""
-        Connection.objects.filter(channel_name=self.channel_name).delete()
+        super()._forget()
         if self.user.is_authenticated:
             Seat.objects.filter(session_id=self.session_id, user=self.user).update(seen=timezone.now())
 
     def _open(self, ip: str | None) -> str:
-        """Check the table exists and the limits allow another socket now; record the connection.
-
-        Counted and recorded under one lock per player (or address), so sockets opened at the
-        same moment are counted one by one.
-        """
+        """Check the table exists and the limits allow another socket now; record the connection."""
         seq = GameSession.objects.filter(pk=self.session_id).values_list("seq", flat=True).first()
         if seq is None:
             return "missing"
         self.opened_at_seq = seq  # this process's snapshot may be older: changes made while nobody here watched
         user = self.user if self.user.is_authenticated else None
-        key = f"user:{user.pk}" if user is not None else f"ip:{ip}"
-        now = timezone.now()
-        with transaction.atomic():
-            named_lock(f"sockets {key}")
-            window = now - timedelta(seconds=60)
-            if (
-                SocketOpening.objects.filter(key=key, opened__gte=window).count()
-                >= settings.FEMKORT_SOCKET_OPENS_PER_MINUTE
-            ):
-                return "too_often"
-            alive = Connection.objects.filter(seen__gte=now - timedelta(seconds=PRESENCE_TIMEOUT))
-            if user is not None:
-                if alive.filter(user=user).count() >= settings.FEMKORT_SOCKETS_PER_USER:
-                    return "too_many"
-            else:
-                from_ip = alive.filter(user=None, ip=ip)
-                if (
-                    from_ip.count() >= settings.FEMKORT_ANONYMOUS_SOCKETS_PER_IP
-                    or from_ip.filter(session_id=self.session_id).count()
-                    >= settings.FEMKORT_ANONYMOUS_SOCKETS_PER_TABLE
-                ):
-                    return "too_many"
-            SocketOpening.objects.create(key=key, opened=now)
-            Connection.objects.create(session_id=self.session_id, user=user, ip=ip, channel_name=self.channel_name)
-        return "ok"
+        return connection_open(user=user, ip=ip, channel_name=self.channel_name, session_id=self.session_id)
 
 
 class _SignedOut(Exception):
     """This socket's login no longer holds: nothing was done."""
-
-
-def socket_language(scope: dict) -> str:
-    """The signed-in player's chosen language, else the browser's cookie or Accept-Language."""
-    user = scope.get("user")
-    chosen = getattr(user, "language", "") if user is not None and user.is_authenticated else ""
-    if chosen:
-        return chosen
-    headers = dict(scope.get("headers") or [])
-    request = SimpleNamespace(
-        COOKIES=scope.get("cookies") or {},
-        META={"HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")},
-    )
-    return translation.get_language_from_request(request)
-
-
-async def _send_or_stop(send, message: dict) -> None:
-    """A socket the browser, or daphne after its handshake timeout, has already closed ends the consumer quietly."""
-    try:
-        await send(message)
-    except Exception as error:
-        log.info("a table socket was gone before %s: %r", message.get("type"), error)
-        raise StopConsumer from error
 
 
 def _too_many() -> str:

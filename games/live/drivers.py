@@ -92,6 +92,12 @@ async def _turn(session_id: int, seq: int, delay: float) -> None:
             del _turns[session_id]
 
 
+def expire_every() -> float:
+    """How often idle waiting tables are looked for: once a minute, or a quarter of the time they
+    may wait if that is shorter, so a table closes at most a quarter of its wait late."""
+    return min(EXPIRE_SECONDS, settings.FEMKORT_WAITING_EXPIRE_SECONDS / 4)
+
+
 async def _sweep(every: float) -> None:
     beat = expired = 0.0
     while True:
@@ -102,7 +108,7 @@ async def _sweep(every: float) -> None:
         except Exception as error:
             log.warning("server beat failed: %r", error)
         try:
-            if time.monotonic() - expired >= EXPIRE_SECONDS:
+            if time.monotonic() - expired >= expire_every():
                 await db(services.tables_expire)()
                 expired = time.monotonic()
         except Exception as error:

@@ -38,7 +38,7 @@ RENEW_SECONDS = 3600
 
 
 class TableSocket(Protocol):
-    session_id: int
+    session_id: int | None  # None: a notices socket, on a page that is not a table (told only player news)
     user_id: int | None  # the signed-in player, if any
     channel_name: str
     sent_seq: int
@@ -56,9 +56,10 @@ _pending: dict[int, asyncio.Task] = {}
 
 
 async def join(socket: TableSocket) -> None:
-    """Hand this table's broadcasts to ``socket``; raises if the channel layer is unreachable."""
+    """Hand this table's (and its player's) broadcasts to ``socket``; raises if the channel layer is unreachable."""
     global _keeper
-    _sockets.setdefault(socket.session_id, set()).add(socket)
+    if socket.session_id is not None:
+        _sockets.setdefault(socket.session_id, set()).add(socket)
     loop = asyncio.get_running_loop()
     if _keeper is None or _keeper.done() or _keeper.get_loop() is not loop:
         _keeper = loop.create_task(_keep())
@@ -66,7 +67,7 @@ async def join(socket: TableSocket) -> None:
         _players.setdefault(socket.user_id, set()).add(socket)
     try:
         channel = await _listening()
-        if socket.session_id not in _subscribed:
+        if socket.session_id is not None and socket.session_id not in _subscribed:
             await get_channel_layer().group_add(table_group(socket.session_id), channel)
             _subscribed.add(socket.session_id)
         if socket.user_id is not None and socket.user_id not in _subscribed_players:
@@ -80,7 +81,8 @@ async def join(socket: TableSocket) -> None:
 async def leave(socket: TableSocket) -> None:
     if socket.user_id is not None:
         await _forget(_players, _subscribed_players, socket.user_id, socket, player_group)
-    await _forget(_sockets, _subscribed, socket.session_id, socket, table_group)
+    if socket.session_id is not None:
+        await _forget(_sockets, _subscribed, socket.session_id, socket, table_group)
 
 
 async def _forget(
@@ -132,9 +134,8 @@ async def _hand_out(channel: str) -> None:
         log.warning("table broadcasts stopped: %r", error)
         _subscribed.clear()
         _subscribed_players.clear()
-        for at_table in list(_sockets.values()):
-            for socket in list(at_table):
-                socket.nudges.put_nowait({"type": "layer.lost"})
+        for socket in _every_socket():
+            socket.nudges.put_nowait({"type": "layer.lost"})
 
 
 def changed(session_id: int) -> None:
@@ -158,7 +159,7 @@ async def _tell(session_id: int) -> None:
 
 async def _keep() -> None:
     beats = 0
-    while _sockets:
+    while _sockets or _players:
         await asyncio.sleep(RESYNC_SECONDS)
         try:
             tables = list(_sockets)
@@ -169,13 +170,18 @@ async def _keep() -> None:
                 for user_id in list(_subscribed_players):
                     await get_channel_layer().group_add(player_group(user_id), _channel)
             beat = beats % (PRESENCE_BEAT // RESYNC_SECONDS) == 0
-            channels = [s.channel_name for t in tables for s in _sockets.get(t, ())] if beat else []
+            channels = [socket.channel_name for socket in _every_socket()] if beat else []
             for session_id, seq in await db(_check)(tables, channels):
                 for socket in _sockets.get(session_id, ()):
                     if socket.sent_seq < seq:
                         socket.nudges.put_nowait({"type": "table.changed", "seq": seq})
         except Exception as error:  # the database is away; try again next time
             log.warning("keeping this process's table sockets failed: %r", error)
+
+
+def _every_socket() -> set[TableSocket]:
+    """This process's sockets: at tables, and notices sockets (which are only in ``_players``)."""
+    return {socket for group in (*_sockets.values(), *_players.values()) for socket in group}
 
 
 def _check(tables: Iterable[int], channel_names: list[str]) -> list[tuple[int, int]]:

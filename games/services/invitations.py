@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from games import announcements
 from games.models import Block, ChatMute, Follow, GameSession, Invitation
 
 from .errors import TableError
@@ -45,6 +46,7 @@ def invite(*, session_id: int, user: User, username: str) -> Invitation:
     except IntegrityError:
         raise TableError(_("That player has been invited already."), code="invited") from None
     _changed(session)
+    announcements.invited(invitee.pk, invitation.pk)
     return invitation
 
 
@@ -79,7 +81,9 @@ def follow(*, user: User, username: str, following: bool = True) -> User:
     if other is None or other.pk == user.pk:
         raise TableError(_("No such player."), code="missing")
     if following:
-        Follow.objects.get_or_create(user=user, followed=other)
+        if not Follow.objects.filter(user=user, followed=other).exists():
+            _within_follow_rate(user)
+            Follow.objects.get_or_create(user=user, followed=other)
     else:
         Follow.objects.filter(user=user, followed=other).delete()
     return other
@@ -92,6 +96,8 @@ def block(*, user: User, username: str, blocked: bool = True) -> User:
     if other is None or other.pk == user.pk:
         raise TableError(_("No such player."), code="missing")
     if blocked:
+        if not Block.objects.filter(user=user, blocked=other).exists():
+            _within_follow_rate(user)
         Block.objects.get_or_create(user=user, blocked=other)
         ChatMute.objects.get_or_create(user=user, muted=other)
         Invitation.objects.filter(invitee=user, inviter=other, answer=Invitation.Answer.PENDING).update(
@@ -101,3 +107,14 @@ def block(*, user: User, username: str, blocked: bool = True) -> User:
         Block.objects.filter(user=user, blocked=other).delete()
         ChatMute.objects.filter(user=user, muted=other).delete()
     return other
+
+
+def _within_follow_rate(user: User) -> None:
+    """New follows and blocks together, at most ``FEMKORT_FOLLOW_RATE`` (count/seconds): their rows
+    are what a script could pile up; undoing one is never limited."""
+    count, seconds = settings.FEMKORT_FOLLOW_RATE
+    since = timezone.now() - timedelta(seconds=seconds)
+    made = Follow.objects.filter(user=user, created__gte=since).count()
+    made += Block.objects.filter(user=user, created__gte=since).count()
+    if made >= count:
+        raise TableError(_("Too many follows and blocks at once; try again in a few minutes."), code="follow_rate")

@@ -1,8 +1,10 @@
-"""``{% sessions_of user as sessions %}``: a player's sessions, for pages of other apps (the account
-page), so those apps never import the games' selectors (the selectors read accounts' users)."""
+"""``{% sessions_of user as sessions %}`` and ``{% blocked_by user as blocked %}``: a player's sessions
+and blocks, for pages of other apps (the account page), so those apps never import the games'
+selectors (the selectors read accounts' users)."""
 
 from django import template
 
+from games.selectors import players_blocked
 from games.selectors import sessions_of as newest_sessions
 
 register = template.Library()
@@ -11,3 +13,8 @@ register = template.Library()
 @register.simple_tag
 def sessions_of(user):
     return newest_sessions(user)
+
+
+@register.simple_tag
+def blocked_by(user):
+    return players_blocked(user)

@@ -363,6 +363,28 @@
     });
   });
 
+  // A player's news (an invitation) arrives as a toast on any page: it can be closed, and if
+  // the player allowed browser notifications and the tab is hidden, it is also notified.
+  function watchToasts() {
+    var toasts = document.getElementById("toasts");
+    if (!toasts) return;
+    toasts.addEventListener("click", function (event) {
+      var close = event.target.closest(".toast-close");
+      if (close) close.closest(".toast").remove();
+    });
+    new MutationObserver(function () {
+      toasts.querySelectorAll(".toast:not([data-seen])").forEach(function (toast) {
+        toast.dataset.seen = "1";
+        var close = toast.querySelector(".toast-close");
+        if (close) close.hidden = false;
+        if (toast.dataset.notify && document.hidden && window.Notification && Notification.permission === "granted") {
+          new Notification("Femkort Online", { body: toast.dataset.notify, tag: toast.id });
+        }
+      });
+    }).observe(toasts, { childList: true });
+  }
+  document.addEventListener("DOMContentLoaded", watchToasts);
+
   // Lobby form: an option that only matters when another is on (a pot's starting chips) is
   // hidden while that one is off; without JavaScript it simply shows, and is ignored.
   function showNeeded() {

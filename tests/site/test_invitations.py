@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
-from games.models import ChatMute, GameSession, Invitation, Seat
+from games.models import Block, ChatMute, Connection, Follow, GameSession, Invitation, Seat
 from tests.site_helpers import logged_in, table_with
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
@@ -76,7 +76,10 @@ def test_a_block_stops_invitations_hides_chat_and_keeps_play_now_apart(players):
     assert ChatMute.objects.filter(user=bjorn, muted=cecilia).exists()
     profile = guest.get(reverse("player", args=[cecilia.username])).content.decode()
     assert "Unblock" in profile
-    assert cecilia.name in guest.get(reverse("invitations")).content.decode()  # listed where blocks are
+    settings_page = guest.get(reverse("profile")).content.decode()  # listed in settings, with what a block does
+    assert cecilia.name in settings_page
+    assert "includes a chat mute" in settings_page
+    assert cecilia.name not in guest.get(reverse("invitations")).content.decode()
     carols = table_with(cecilia, "femkort", {}, 4)
     with pytest.raises(services.TableError, match="cannot be invited"):  # said as for any name
         services.invite(session_id=carols.pk, user=cecilia, username=bjorn.username)
@@ -87,7 +90,8 @@ def test_a_block_stops_invitations_hides_chat_and_keeps_play_now_apart(players):
     services.block(user=cecilia, username=host.username)
     with pytest.raises(services.TableError, match="cannot be invited"):  # blocked either way round
         services.invite(session_id=hosts.pk, user=host, username=cecilia.username)
-    guest.post(reverse("block", args=[cecilia.username]), {"blocked": "0", "next": "invitations"})
+    unblocked = guest.post(reverse("block", args=[cecilia.username]), {"blocked": "0", "next": "settings"})
+    assert unblocked["Location"] == reverse("profile") + "#blocked"
     assert not ChatMute.objects.filter(user=bjorn, muted=cecilia).exists()
     assert GameSession.objects.filter(pk=carols.pk, status=GameSession.Status.WAITING).exists()
 
@@ -115,3 +119,76 @@ def test_friends_are_offered_first_when_inviting_and_shown_in_common(players, ma
     assert f'href="/players/{dora.username}/"' in profile
     logged_in(host).post(reverse("follow", args=[dora.username]), {"following": "0"})
     assert "Friends in common" not in logged_in(host).get(reverse("player", args=[bjorn.username])).content.decode()
+
+
+def test_follows_and_blocks_are_rate_limited_together_and_undoing_is_not(players, make_user, settings):
+    host, bjorn, cecilia = players
+    settings.FEMKORT_FOLLOW_RATE = (2, 600)
+    services.follow(user=host, username=bjorn.username)
+    services.follow(user=host, username=bjorn.username)  # already followed: nothing new, not counted
+    services.block(user=host, username=cecilia.username)
+    dora = make_user("dora")
+    for refused in (
+        lambda: services.follow(user=host, username=dora.username),
+        lambda: services.block(user=host, username=dora.username),
+    ):
+        with pytest.raises(services.TableError, match="Too many follows"):
+            refused()
+    services.follow(user=host, username=bjorn.username, following=False)  # undoing is never limited
+    services.block(user=host, username=cecilia.username, blocked=False)
+    page = logged_in(bjorn).post(reverse("follow", args=[host.username]), {"following": "1"}, follow=True)
+    assert page.redirect_chain[-1][0] == reverse("player", args=[host.username])
+    settings.FEMKORT_FOLLOW_RATE = (0, 600)
+    page = logged_in(bjorn).post(reverse("block", args=[dora.username]), {"blocked": "1"}, follow=True)
+    assert "Too many follows" in page.content.decode()
+    assert page.redirect_chain[-1][0] == reverse("player", args=[dora.username])
+    assert not Block.objects.filter(user=bjorn).exists()
+    assert Follow.objects.filter(user=bjorn, followed=host).exists()
+    assert not Follow.objects.filter(user=host).exists()
+
+
+def test_the_header_lists_friends_online_and_names_only_tables_the_viewer_may_know(players, make_user):
+    host, bjorn, cecilia = players
+    dora = make_user("dora")
+    for friend in (bjorn, cecilia, dora):
+        services.follow(user=host, username=friend.username)
+    public = table_with(bjorn, "femkort", {}, 4)
+    private = services.table_create(host=cecilia, seats=4, game="femkort", options={}, unlisted=True)
+    Connection.objects.create(session=public, user=bjorn, channel_name="bjorn-at-table")
+    Connection.objects.create(session=private, user=cecilia, channel_name="cecilia-at-table")
+    Connection.objects.create(session=None, user=dora, channel_name="dora-in-lobby")
+    header = logged_in(host).get(reverse("leaderboard")).content.decode()
+    assert "3 friends online" in header
+    assert f'href="{reverse("table", args=[public.pk])}"' in header  # a public table is named
+    assert f'href="{reverse("table", args=[private.pk])}"' not in header  # a private one only to its players
+    assert f'href="/players/{cecilia.username}/"' in header
+    services.seat_take(session_id=private.pk, user=host, position=2)
+    header = logged_in(host).get(reverse("leaderboard")).content.decode()
+    assert f'href="{reverse("table", args=[private.pk])}"' in header
+    services.block(user=dora, username=host.username)  # who blocked you is not shown online to you
+    header = logged_in(host).get(reverse("leaderboard")).content.decode()
+    assert "2 friends online" in header
+    assert f'href="/players/{dora.username}/"' not in header
+    Connection.objects.all().delete()
+    assert "None of the players you follow is online" in logged_in(host).get(reverse("leaderboard")).content.decode()
+
+
+def test_a_toast_answers_in_place_joining_goes_to_the_table_and_a_stale_one_says_why(players):
+    host, bjorn, cecilia = players
+    session = table_with(host, "femkort", {}, 4)
+    to_bjorn = services.invite(session_id=session.pk, user=host, username=bjorn.username)
+    to_cecilia = services.invite(session_id=session.pk, user=host, username=cecilia.username)
+    answer = reverse("invitation_answer", args=[to_bjorn.pk])
+    joined = logged_in(bjorn).post(answer, {"join": "1"}, headers={"HX-Request": "true"})
+    assert joined.status_code == 200
+    assert joined["HX-Redirect"] == reverse("table", args=[session.pk])
+    assert Seat.objects.filter(session=session, user=bjorn).exists()
+    declined = logged_in(cecilia).post(
+        reverse("invitation_answer", args=[to_cecilia.pk]), {"join": "0"}, headers={"HX-Request": "true"}
+    )
+    assert (declined.status_code, declined.content) == (200, b"")  # the toast goes
+    assert Invitation.objects.get(pk=to_cecilia.pk).answer == Invitation.Answer.DECLINED
+    stale = logged_in(bjorn).post(answer, {"join": "1"}, headers={"HX-Request": "true"}).content.decode()
+    assert 'class="toast"' in stale
+    assert "no longer open" in stale
+    assert Seat.objects.filter(session=session, user=bjorn).count() == 1

@@ -173,12 +173,18 @@ def test_a_polled_page_is_a_sign_of_life_at_a_waiting_table(players, clock):
 
 @pytest.mark.django_db(transaction=True)
 async def test_every_process_sweep_closes_idle_waiting_tables(settings, monkeypatch):
+    """Looked for again within a quarter of the wait when it is shorter than four minutes (a
+    minute's gap would leave a table of a short wait open long after its time)."""
     settings.FEMKORT_SWEEP_SECONDS = 0.01
+    settings.FEMKORT_WAITING_EXPIRE_SECONDS = 0.04
     swept = asyncio.Event()
     loop = asyncio.get_running_loop()
+    sweeps = []
 
     def expire() -> list[int]:
-        loop.call_soon_threadsafe(swept.set)
+        sweeps.append(1)
+        if len(sweeps) == 2:
+            loop.call_soon_threadsafe(swept.set)
         return []
 
     monkeypatch.setattr(services, "tables_expire", expire)
@@ -187,6 +193,18 @@ async def test_every_process_sweep_closes_idle_waiting_tables(settings, monkeypa
         await asyncio.wait_for(swept.wait(), timeout=60)
     finally:
         drivers._sweeper.cancel()
+    settings.FEMKORT_WAITING_EXPIRE_SECONDS = 30 * 60
+    assert drivers.expire_every() == drivers.EXPIRE_SECONDS
+
+
+def test_the_names_in_the_lobby_link_to_the_players_profiles(players):
+    session = open_table(players[0])
+    services.seat_take(session_id=session.pk, user=players[1], position=1)
+    services.computer_add(session_id=session.pk, user=players[0], position=2, level="easy")
+    page = Client().get(reverse("lobby")).content.decode()
+    for person in players[:2]:
+        assert f'<a href="{reverse("player", args=[person.username])}">{person.name}</a>' in page
+    assert "(computer, easy)" in page
 
 
 def test_a_table_opened_a_moment_ago_says_so(players):

@@ -1,0 +1,21 @@
+"""A player's news on any open page, as swaps for its socket: a new invitation's toast and the
+header's count. Read from the database for this player alone, so it says only what they may see."""
+
+from __future__ import annotations
+
+from django.template.loader import render_to_string
+
+from accounts.models import User
+
+from .services import invitations_open
+
+
+def invitation_notice(user: User, invitation_id: int) -> str:
+    """The toast of invitation ``invitation_id`` and the header's count; nothing once it is answered,
+    its table no longer waits, or it is not ``user``'s."""
+    waiting = invitations_open(user)
+    invitation = waiting.filter(pk=invitation_id).first()
+    if invitation is None:
+        return ""
+    context = {"invitation": invitation, "invitations_waiting": waiting.count()}
+    return render_to_string("games/_invitation_notice.html", context)
