@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -58,7 +59,7 @@ def site(chromium, tmp_path_factory, django_db_blocker) -> Iterator[str]:
     limit's window an hour long, so a slow machine still types six lines inside it."""
     workdir = tmp_path_factory.mktemp("browser-site")
     with django_db_blocker.unblock():
-        url = _own_database(workdir)
+        url = own_database(workdir, "browser")
     env = production_env(
         workdir / "static",
         DATABASE_URL=url,
@@ -76,10 +77,26 @@ def site(chromium, tmp_path_factory, django_db_blocker) -> Iterator[str]:
     with daphne(env) as base:
         yield base
     with django_db_blocker.unblock():
-        _drop_database(url)
+        drop_database(url)
 
 
 _SITE_ENV: dict[str, str] = {}
+
+
+@contextmanager
+def site_beside(workdir: Path, name: str, django_db_blocker, **extra: str) -> Iterator[str]:
+    """Another server as ``site`` runs, with settings of its own (``extra``) and a database of its
+    own, for tests that need a setting the other modules must not have, or a lobby nobody else uses."""
+    with django_db_blocker.unblock():
+        url = own_database(workdir, name)
+    env = _SITE_ENV | {"DATABASE_URL": url, **extra}
+    manage("migrate", "--noinput", env=env)
+    try:
+        with daphne(env) as base:
+            yield base
+    finally:
+        with django_db_blocker.unblock():
+            drop_database(url)
 
 
 @pytest.fixture
@@ -92,19 +109,19 @@ def reviews_computed(site):
     return compute
 
 
-def _own_database(workdir: Path) -> str:
-    """A fresh database for the server: the browser's players and tables are the server's alone."""
+def own_database(workdir: Path, suffix: str) -> str:
+    """A fresh database for a server: the browser's players and tables are the server's alone."""
     if connection.vendor != "postgresql":
-        return f"sqlite:///{workdir}/browser.sqlite3"
+        return f"sqlite:///{workdir}/{suffix}.sqlite3"
     url = urlsplit(os.environ["DATABASE_URL"])
-    name = f"{connection.settings_dict['NAME']}_browser"
+    name = f"{connection.settings_dict['NAME']}_{suffix}"
     with connection.cursor() as cursor:
         cursor.execute(f'DROP DATABASE IF EXISTS "{name}"')
         cursor.execute(f'CREATE DATABASE "{name}"')
     return urlunsplit(url._replace(path="/" + name))
 
 
-def _drop_database(url: str) -> None:
+def drop_database(url: str) -> None:
     if url.startswith("postgres"):
         with connection.cursor() as cursor:
             cursor.execute(f'DROP DATABASE IF EXISTS "{urlsplit(url).path[1:]}" WITH (FORCE)')
