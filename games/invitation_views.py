@@ -50,8 +50,8 @@ def invitation_answer(request: HttpRequest, invitation_id: int) -> HttpResponse:
     if join:
         url = reverse("table", args=[session.pk])
         return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
-    if request.htmx:
-        return HttpResponse("")  # the toast goes
+    if request.htmx:  # the toast goes, and the header counts one fewer
+        return render(request, "games/_invitations_link.html", {"oob": True})
     return redirect("invitations")
 
 
