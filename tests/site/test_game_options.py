@@ -263,7 +263,8 @@ def test_lobby_rows_say_the_rules_in_short_and_who_sits_there(players, client):
     page = client.get(reverse("lobby")).content.decode()
     row = page.split(f'href="/tables/{session.pk}/"')[1].split("</li>")[0]
     assert "3 tokens each" in row
-    assert f"{players[0].name}, {players[1].name}" in row
+    names = [f'<a href="/players/{person.username}/">{person.name}</a>' for person in players[:2]]
+    assert ", ".join(names) in row  # each name links to the player's profile
     assert "2/4 seats" in row
 
 
