@@ -102,7 +102,8 @@ def test_the_header_lists_friends_online_and_the_table_they_are_at(people):
     table = urlsplit(alice.page.url).path  # Play now's table, where she still is
     erik.page.goto(f"/players/{alice.name}/")
     erik.page.locator("form:has(input[name=following][value='1']) button").click()
-    expect(erik.page.locator(".friends-menu summary")).to_have_text("1 friend online")
+    expect(erik.page.locator(".friends-menu summary .wide-only")).to_have_text("1 friend online")  # read aloud
+    expect(erik.page.locator(".friends-menu summary .narrow-only")).to_have_text("Friends 1")  # shown on a phone
     erik.page.locator(".friends-menu summary").click()
     expect(erik.page.locator(f'.friends-menu a[href="/players/{alice.name}/"]')).to_be_visible()
     expect(erik.page.locator(f'.friends-menu a[href="{table}"]')).to_be_visible()
