@@ -20,12 +20,14 @@ from games.threads import db
 
 from . import sockets
 from .connections import connection_close
+from .logins import SIGNED_OUT, login_holds
 
 log = logging.getLogger(__name__)
 
 
 class LiveConsumer(AsyncWebsocketConsumer):
     user_id: int | None = None
+    session_key: str | None = None  # the signed-in player's login, which this socket lives no longer than
     joined = False
     left = False
 
@@ -60,6 +62,18 @@ class LiveConsumer(AsyncWebsocketConsumer):
         html = await db(invitation_notice)(self.scope["user"], invitation)
         if html:
             await self.send(text_data=html)
+
+    async def player_login_changed(self, event: dict) -> None:
+        """This socket's player logged out somewhere, changed the password or lost the account."""
+        key = event.get("session_key")
+        if key is not None and key != self.session_key:
+            return  # another browser's session logged out: this one's login still holds
+        if key is not None or not await db(login_holds)(self.session_key, self.user_id):
+            await self._signed_out()
+
+    async def _signed_out(self) -> None:
+        await self.close(code=SIGNED_OUT)
+        raise StopConsumer
 
     async def layer_lost(self, event: dict) -> None:
         raise ConnectionError("the channel layer is unreachable")

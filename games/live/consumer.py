@@ -34,7 +34,7 @@ from games.threads import db
 from . import drivers, sockets
 from .base import LiveConsumer
 from .connections import connection_open
-from .logins import SIGNED_OUT, login_holds
+from .logins import login_holds
 
 log = logging.getLogger(__name__)
 NOT_FOUND = 4404
@@ -44,7 +44,6 @@ MAX_FRAME = 2048  # a move is under 200 characters; anything much longer is not 
 
 class TableConsumer(LiveConsumer):
     session_id: int
-    session_key: str | None = None
     sent_seq = -1
     shown: dict[str, str] | None = None  # the table's regions as this page shows them (during play)
     opened_at_seq = 0
@@ -158,21 +157,12 @@ class TableConsumer(LiveConsumer):
         except services.TableError as refused:
             await self._refuse(refused.message)
 
-    async def player_login_changed(self, event: dict) -> None:
-        """This socket's player logged out somewhere, changed the password or lost the account."""
-        key = event.get("session_key")
-        if key is not None and key != self.session_key:
-            return  # another browser's session logged out: this one's login still holds
-        if key is not None or not await db(login_holds)(self.session_key, self.user_id):
-            await self._signed_out()
-
     async def _signed_out(self) -> None:
         """Say so, and close: the page polls on as whoever its cookies now say (a spectator, logged out)."""
         await self.send(
             text_data=message_html(_("You are no longer logged in; nothing changed. Log in again to play."))
         )
-        await self.close(code=SIGNED_OUT)
-        raise StopConsumer
+        await super()._signed_out()
 
     async def table_chat(self, event: dict) -> None:
         """A new chat line: shown unless this socket's user muted its author."""

@@ -6,14 +6,11 @@ The socket takes nothing from the browser; what it sends is read for its player 
 
 from __future__ import annotations
 
-from channels.exceptions import StopConsumer
-
 from femkort_site.proxies import scope_client_address
 from games.threads import db
 
 from .base import LiveConsumer
 from .connections import connection_open
-from .logins import SIGNED_OUT, login_holds
 
 NOT_SIGNED_IN = 4403
 TOO_MANY = 4429
@@ -47,11 +44,3 @@ class NoticeConsumer(LiveConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Nothing is asked of this socket; whatever comes is ignored."""
-
-    async def player_login_changed(self, event: dict) -> None:
-        key = event.get("session_key")
-        if key is not None and key != self.session_key:
-            return
-        if key is not None or not await db(login_holds)(self.session_key, self.user_id):
-            await self.close(code=SIGNED_OUT)
-            raise StopConsumer
