@@ -9,17 +9,11 @@ address, so a refusal says nothing about who has an account.
 
 from __future__ import annotations
 
-import ipaddress
-import time
-from datetime import datetime, timedelta
-
 from django.conf import settings
-from django.db import transaction
-from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import ngettext
 
-from .models import Throttle
+from . import throttle
 
 
 class PasswordResetThrottled(Exception):
@@ -56,16 +50,7 @@ def email_key(email: str) -> str:
 
 
 def client_key(client: str | None) -> str:
-    """The client's address; for IPv6 its /64, which one household or server usually has whole."""
-    try:
-        address = ipaddress.ip_address(client or "")
-    except ValueError:
-        return "reset-client:unknown"
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped:
-            return f"reset-client:{address.ipv4_mapped}"
-        return f"reset-client:{ipaddress.ip_network(f'{address}/64', strict=False)}"
-    return f"reset-client:{address}"
+    return throttle.client_key("reset-client", client)
 
 
 def password_reset_count(*, email: str, client: str | None) -> None:
@@ -75,43 +60,12 @@ def password_reset_count(*, email: str, client: str | None) -> None:
     against the client (which keeps asking). Limits: ``FEMKORT_PASSWORD_RESET_PER_EMAIL`` and
     ``FEMKORT_PASSWORD_RESET_PER_CLIENT`` in ``FEMKORT_PASSWORD_RESET_WINDOW_MINUTES``.
     """
-    window = settings.FEMKORT_PASSWORD_RESET_WINDOW_MINUTES * 60
-    refused = _count(
-        limits={
+    refused = throttle.hit(
+        {
             client_key(client): (settings.FEMKORT_PASSWORD_RESET_PER_CLIENT, "client"),
             email_key(email): (settings.FEMKORT_PASSWORD_RESET_PER_EMAIL, "email"),
         },
-        window=window,
+        window=settings.FEMKORT_PASSWORD_RESET_WINDOW_MINUTES * 60,
     )
-    Throttle.objects.filter(updated__lt=timezone.now() - timedelta(seconds=window)).delete()
     if refused:
         raise PasswordResetThrottled(refused)
-
-
-@transaction.atomic
-def _count(*, limits: dict[str, tuple[int, str]], window: float) -> str | None:
-    """Add a hit to every key in ``limits`` (client first) unless one is full: then its reason."""
-    rows = _locked(sorted(limits), timezone.now())
-    now = time.time()
-    refused = None
-    for key in limits:  # the client's key first: a request it may not make counts nowhere
-        row = rows[key]
-        hits = [hit for hit in row.hits if hit > now - window]
-        limit, reason = limits[key]
-        if len(hits) >= limit:
-            refused = reason
-            break
-        row.hits = [*hits, now]
-        row.updated = timezone.now()
-        row.save(update_fields=["hits", "updated"])
-    return refused
-
-
-def _locked(keys: list[str], now: datetime) -> dict[str, Throttle]:
-    """The rows for ``keys``, created if missing and locked (in key order, so two requests cannot deadlock)."""
-    for _attempt in range(3):
-        Throttle.objects.bulk_create([Throttle(key=key, updated=now) for key in keys], ignore_conflicts=True)
-        rows = {row.key: row for row in Throttle.objects.select_for_update().filter(key__in=keys).order_by("key")}
-        if len(rows) == len(keys):
-            return rows
-    raise RuntimeError("password reset throttle rows vanished three times")  # a clean-up racing every attempt
