@@ -123,6 +123,9 @@ FEMKORT_HOST_GONE_SECONDS = float(os.environ.get("FEMKORT_HOST_GONE_SECONDS", "1
 FEMKORT_INVITE_RATE = tuple(int(part) for part in os.environ.get("FEMKORT_INVITE_RATE", "10/600").split("/", 1))
 # New follows and blocks together: at most this many per player in this many seconds.
 FEMKORT_FOLLOW_RATE = tuple(int(part) for part in os.environ.get("FEMKORT_FOLLOW_RATE", "30/600").split("/", 1))
+# Private tables' codes: at most this many tries per address and per account in this many seconds
+# (the lobby's box and links with ``?code=`` together), so nobody can walk the codes.
+FEMKORT_CODE_TRIES = tuple(int(part) for part in os.environ.get("FEMKORT_CODE_TRIES", "10/600").split("/", 1))
 # Chat: at most this many messages per user in this many seconds (all tables together),
 # "messages/seconds" in the environment.
 FEMKORT_CHAT_RATE = tuple(int(part) for part in os.environ.get("FEMKORT_CHAT_RATE", "5/10").split("/", 1))

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from accounts.models import User
 
 from . import services
+from .access import table_visible
 from .chat_html import chat_html
 from .models import ChatMessage, GameSession
 
@@ -59,6 +60,7 @@ def _chat_act(request: HttpRequest, session_id: int, form: forms.Form, action: C
 
 @login_required
 @require_POST
+@table_visible
 def chat_post(request: HttpRequest, session_id: int) -> HttpResponse:
     return _chat_act(
         request,
@@ -70,6 +72,7 @@ def chat_post(request: HttpRequest, session_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@table_visible
 def chat_switch(request: HttpRequest, session_id: int) -> HttpResponse:
     return _chat_act(
         request,
@@ -81,6 +84,7 @@ def chat_switch(request: HttpRequest, session_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@table_visible
 def chat_mute(request: HttpRequest, session_id: int) -> HttpResponse:
     def mute(data: dict) -> str:
         services.chat_mute(user=request.user, other_id=data["user"], mute=data["mute"])

@@ -252,7 +252,8 @@ def friends_in_common(viewer: User, player: User) -> list[User]:
     return list(User.objects.filter(followers__user=viewer, pk__in=theirs).order_by("username")[:20])
 
 
-def profile_of(username: str) -> Profile:
+def profile_of(username: str, *, with_private: bool = False) -> Profile:
+    """``with_private``: the player (or staff) looks; others do not learn who met whom at private tables."""
     player = User.objects.filter(username__iexact=username).first()
     if player is None:
         raise Http404("No such player.")
@@ -268,7 +269,7 @@ def profile_of(username: str) -> Profile:
         .select_related("session", "session__winner__user")
         .order_by("-session__created")
     )
-    rivals = _rivals(player)
+    rivals = _rivals(player, with_private=with_private)
     return Profile(
         player=player,
         standings=standings,
@@ -279,13 +280,15 @@ def profile_of(username: str) -> Profile:
     )
 
 
-def _rivals(player: User, count: int = 5) -> list[dict]:
+def _rivals(player: User, count: int = 5, *, with_private: bool = False) -> list[dict]:
     """The players met most often in finished sessions, and who won those sessions.
 
     Two small queries and a tally here: a join-and-group over all seats costs far more
     on a large history.
     """
     finished = Seat.objects.filter(user=player, session__status=GameSession.Status.FINISHED)
+    if not with_private:
+        finished = finished.filter(session__unlisted=False)
     mine = {
         session_id: (won, position, game, seats, options)
         for session_id, won, position, game, seats, options in finished.values_list(

@@ -11,11 +11,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from . import history, reviews
+from .access import deal_visible, may_see, table_visible
 from .models import Block, Follow, Standing
 from .selectors import game_list, game_or_first, session_result
 
 
 @require_safe
+@table_visible
 def session_page(request: HttpRequest, session_id: int) -> HttpResponse:
     session, seats, deals = history.session_detail(session_id)
     names = {seat.position: seat.name for seat in seats}
@@ -30,6 +32,7 @@ def session_page(request: HttpRequest, session_id: int) -> HttpResponse:
 
 
 @require_safe
+@table_visible
 def session_export(request: HttpRequest, session_id: int) -> JsonResponse:
     session, _, _ = history.session_detail(session_id)
     response = JsonResponse(history.session_export(session), safe=False)
@@ -40,6 +43,7 @@ def session_export(request: HttpRequest, session_id: int) -> JsonResponse:
 @require_safe
 def deal_replay(request: HttpRequest, deal_id: int) -> HttpResponse:
     deal = history.finished_deal(deal_id)
+    deal_visible(request, deal.session)
     try:
         step = int(request.GET.get("step", "0"))
     except ValueError:
@@ -52,12 +56,14 @@ def deal_replay(request: HttpRequest, deal_id: int) -> HttpResponse:
 def deal_review(request: HttpRequest, deal_id: int) -> HttpResponse:
     """A finished deal's review: only once the deal is over, like its replay (computed in the background)."""
     deal = history.finished_deal(deal_id)
+    deal_visible(request, deal.session)
     return render(request, "games/review.html", {"review": reviews.review_page(deal), "deal": deal})
 
 
 @require_safe
 def deal_export(request: HttpRequest, deal_id: int) -> JsonResponse:
     deal = history.finished_deal(deal_id)
+    deal_visible(request, deal.session)
     response = JsonResponse(history.deal_export(deal))
     response["Content-Disposition"] = f'attachment; filename="femkort-deal-{deal.pk}.json"'
     return response
@@ -84,6 +90,7 @@ def deal_verify(request: HttpRequest) -> HttpResponse:
                 context["error"] = _("That is not JSON: paste a deal's or a session's export as downloaded.")
     elif deal_id.isdigit():
         deal = history.finished_deal(int(deal_id))
+        deal_visible(request, deal.session)
         exported = history.deal_export(deal)
         context |= {"deal": deal, "text": json.dumps(exported, indent=1), "verdicts": history.verdicts(exported)}
     return render(request, "games/verify.html", context, status=400 if "error" in context else 200)
@@ -96,14 +103,20 @@ def fair_play(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def player_page(request: HttpRequest, username: str) -> HttpResponse:
-    profile = history.profile_of(username)
-    page = Paginator(profile.recent, 20).get_page(request.GET.get("page"))
-    page.object_list = history.with_scores(list(page.object_list))
-    if page.object_list:
-        marks = reviews.marked_by_session([seat.session_id for seat in page.object_list], page.object_list[0].user_id)
-        for seat in page.object_list:
-            seat.marked = marks[seat.session_id]
     viewer = request.user if request.user.is_authenticated else None
+    own = viewer is not None and (viewer.username.lower() == username.lower() or viewer.is_staff)
+    profile = history.profile_of(username, with_private=own)
+    page = Paginator(profile.recent, 20).get_page(request.GET.get("page"))
+    seats = list(page.object_list)
+    for seat in seats:  # a private session shows as played, without a link or what happened in it
+        seat.private = not may_see(seat.session, request.user, request.session)
+        seat.scores = ()
+    history.with_scores([seat for seat in seats if not seat.private])
+    page.object_list = seats
+    if seats:
+        marks = reviews.marked_by_session([seat.session_id for seat in seats], seats[0].user_id)
+        for seat in seats:
+            seat.marked = None if seat.private else marks[seat.session_id]
     context = {"profile": profile, "page": page}
     if viewer is not None and viewer.pk != profile.player.pk:
         context |= {

@@ -12,11 +12,13 @@ from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from . import services
+from .access import table_visible
 from .views import _act
 
 
 @login_required
 @require_POST
+@table_visible
 def invite(request: HttpRequest, session_id: int) -> HttpResponse:
     username = request.POST.get("username", "")
 

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from . import services
+from .access import admit, session_by_code, table_link, table_visible
 from .chat_html import chat_html, chat_news_html
 from .engine import GAMES
 from .forms import ComputerForm, MoveForm, SeatForm, TableForm
@@ -77,12 +78,15 @@ def table_create(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def table_by_code(request: HttpRequest) -> HttpResponse:
-    """A private table found by the code its players were told (any table that has one)."""
-    code = request.GET.get("code", "").strip().upper().replace(" ", "")
-    session = GameSession.objects.filter(code=code).first() if code else None
-    if session is None:
-        messages.error(request, _("No table has that code."))
+    """A private table found by the code its players were told (tries counted per address and account)."""
+    try:
+        session = session_by_code(
+            code=request.GET.get("code", ""), user=request.user, client=request.META.get("REMOTE_ADDR")
+        )
+    except services.TableError as refused:
+        messages.error(request, refused.message)
         return redirect("lobby")
+    admit(request.session, session)
     return redirect("table", session_id=session.pk)
 
 
@@ -102,8 +106,9 @@ def play_now(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
+@table_visible
 def table(request: HttpRequest, session_id: int) -> HttpResponse:
-    session = get_object_or_404(GameSession, pk=session_id)
+    session = GameSession.objects.get(pk=session_id)  # ``table_visible`` found it
     if request.user.is_authenticated and session.status in (GameSession.Status.WAITING, GameSession.Status.PLAYING):
         services.seat_seen(session_id=session_id, user=request.user)  # a page or poll: the player is here
     news = chat_news_html(session, request.user, request.GET.get("chat")) if request.htmx else ""
@@ -119,7 +124,7 @@ def _render_table(
     html = table_html(table, error=error, request=request)
     if request.htmx:
         return HttpResponse(html + extra, status=status)
-    invite_url = request.build_absolute_uri(reverse("table", args=[session.pk]))
+    invite_url = request.build_absolute_uri(table_link(session))
     chat = chat_html(session, request.user, request=request)
     context = {"table": table, "table_html": html, "invite_url": invite_url, "chat_html": chat}
     return render(request, "games/table.html", context, status=status)
@@ -158,6 +163,7 @@ def _bad_request(request: HttpRequest, session_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@table_visible
 def seat_take(request: HttpRequest, session_id: int) -> HttpResponse:
     form = SeatForm(request.POST)
     if not form.is_valid():
@@ -176,12 +182,14 @@ def seat_take(request: HttpRequest, session_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@table_visible
 def seat_leave(request: HttpRequest, session_id: int) -> HttpResponse:
     return _act(request, session_id, lambda: services.seat_leave(session_id=session_id, user=request.user))
 
 
 @login_required
 @require_POST
+@table_visible
 def computer_add(request: HttpRequest, session_id: int) -> HttpResponse:
     form = ComputerForm(request.POST)
     if not form.is_valid():
@@ -196,6 +204,7 @@ def computer_add(request: HttpRequest, session_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@table_visible
 def computer_remove(request: HttpRequest, session_id: int, position: int) -> HttpResponse:
     return _act(
         request,
@@ -206,6 +215,7 @@ def computer_remove(request: HttpRequest, session_id: int, position: int) -> Htt
 
 @login_required
 @require_POST
+@table_visible
 def seat_remove(request: HttpRequest, session_id: int, position: int) -> HttpResponse:
     return _act(
         request, session_id, lambda: services.seat_remove(session_id=session_id, user=request.user, position=position)
@@ -214,6 +224,7 @@ def seat_remove(request: HttpRequest, session_id: int, position: int) -> HttpRes
 
 @login_required
 @require_POST
+@table_visible
 def host_hand_over(request: HttpRequest, session_id: int, position: int) -> HttpResponse:
     return _act(
         request,
@@ -224,6 +235,7 @@ def host_hand_over(request: HttpRequest, session_id: int, position: int) -> Http
 
 @login_required
 @require_POST
+@table_visible
 def table_lock(request: HttpRequest, session_id: int) -> HttpResponse:
     locked = request.POST.get("locked") == "1"
     return _act(
@@ -243,6 +255,7 @@ def _then_computers(session_id: int, change: Callable[[], object]) -> Callable[[
 
 @login_required
 @require_POST
+@table_visible
 def session_start(request: HttpRequest, session_id: int) -> HttpResponse:
     contribution = request.POST.get("contribution", "")  # the host's randomness for the first shuffle (table.js)
     start = _then_computers(
@@ -254,6 +267,7 @@ def session_start(request: HttpRequest, session_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@table_visible
 def fair_contribute(request: HttpRequest, session_id: int) -> HttpResponse:
     """A seated player's randomness for the next deal's shuffle, when the page has no socket."""
     commitment, value = request.POST.get("commitment", ""), request.POST.get("value", "")
@@ -266,6 +280,7 @@ def fair_contribute(request: HttpRequest, session_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@table_visible
 def action_take(request: HttpRequest, session_id: int) -> HttpResponse:
     form = MoveForm(request.POST)
     if not form.is_valid():
@@ -279,12 +294,14 @@ def action_take(request: HttpRequest, session_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@table_visible
 def table_close(request: HttpRequest, session_id: int) -> HttpResponse:
     return _act(request, session_id, lambda: services.session_abandon(session_id=session_id, user=request.user))
 
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
+@table_visible
 def session_leave(request: HttpRequest, session_id: int) -> HttpResponse:
     """Leaving a running session is for good: a page asks first (it works without JavaScript)."""
     session = get_object_or_404(GameSession, pk=session_id)
@@ -300,12 +317,14 @@ def session_leave(request: HttpRequest, session_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@table_visible
 def seat_reclaim(request: HttpRequest, session_id: int) -> HttpResponse:
     return _act(request, session_id, lambda: services.seat_reclaim(session_id=session_id, user=request.user))
 
 
 @login_required
 @require_POST
+@table_visible
 def session_rematch(request: HttpRequest, session_id: int) -> HttpResponse:
     try:
         again = services.session_rematch(session_id=session_id, user=request.user)
@@ -317,6 +336,7 @@ def session_rematch(request: HttpRequest, session_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@table_visible
 def rematch_decline(request: HttpRequest, session_id: int) -> HttpResponse:
     return _act(request, session_id, lambda: services.rematch_decline(session_id=session_id, user=request.user))
 

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 
 from femkort_site.proxies import scope_client_address
 from games import services, snapshots
+from games.access import may_see
 from games.chat_html import chat_html, chat_line_html
 from games.engine.game import looks_like_action
 from games.models import ChatMute, GameSession, Seat
@@ -231,10 +232,10 @@ class TableConsumer(LiveConsumer):
 
     def _open(self, ip: str | None) -> str:
         """Check the table exists and the limits allow another socket now; record the connection."""
-        seq = GameSession.objects.filter(pk=self.session_id).values_list("seq", flat=True).first()
-        if seq is None:
-            return "missing"
-        self.opened_at_seq = seq  # this process's snapshot may be older: changes made while nobody here watched
+        session = GameSession.objects.filter(pk=self.session_id).first()
+        if session is None or not may_see(session, self.user, self.scope.get("session")):
+            return "missing"  # a private table answers as if it did not exist
+        self.opened_at_seq = session.seq  # this process's snapshot may be older: changes made while nobody here watched
         user = self.user if self.user.is_authenticated else None
         return connection_open(user=user, ip=ip, channel_name=self.channel_name, session_id=self.session_id)
 

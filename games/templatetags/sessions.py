@@ -4,6 +4,7 @@ selectors (the selectors read accounts' users)."""
 
 from django import template
 
+from games import access
 from games.selectors import players_blocked
 from games.selectors import sessions_of as newest_sessions
 
@@ -18,3 +19,9 @@ def sessions_of(user):
 @register.simple_tag
 def blocked_by(user):
     return players_blocked(user)
+
+
+@register.filter
+def table_link(session) -> str:
+    """The table's address to share (a private table's carries its code)."""
+    return access.table_link(session)
