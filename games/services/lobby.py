@@ -3,6 +3,7 @@ else a new one with computers in the other seats, started at once."""
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 
@@ -19,12 +20,17 @@ PLAY_NOW_SEATS = 4  # when the game is played at four, else at its smallest tabl
 PLAY_NOW_LEVEL = "medium"
 
 
+@transaction.atomic
 def play_now(*, user: User, game: str, contribution: str = "") -> GameSession:
     """The table ``user`` plays ``game`` at now: one they already sit at, else the fullest open
-    table with a free seat, else a new one with computers, started."""
+    table with a free seat, else a new one with computers, started.
+
+    One transaction under the player's row lock: clicks at once of one player find the table the
+    first one chose, and a new table is seen by nobody else until it is full and started."""
     rules = GAMES.get(game)
     if rules is None or not rules.on_site:
         raise TableError(_("Unknown game."))
+    User.objects.select_for_update().filter(pk=user.pk).first()
     mine = Seat.objects.filter(
         user=user,
         left=False,
@@ -35,7 +41,7 @@ def play_now(*, user: User, game: str, contribution: str = "") -> GameSession:
         return seat.session
     for session in _open_tables(game, user):
         try:
-            return seat_take(session_id=session.pk, user=user)
+            return seat_take(session_id=session.pk, user=user)  # a savepoint: a refusal undoes only this try
         except TableError:
             continue  # filled or started a moment ago: the next one
     seats = PLAY_NOW_SEATS if PLAY_NOW_SEATS in rules.seat_counts else min(rules.seat_counts)

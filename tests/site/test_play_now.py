@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
+from django.db import connection, connections
 from django.test import Client
 from django.urls import reverse
 
 from games import services
 from games.models import GameSession, Seat
+from games.services import lobby
 from tests.site_helpers import logged_in, table_with
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
@@ -128,9 +132,9 @@ def test_a_private_table_is_not_listed_and_is_found_by_its_link_or_code(players)
     assert private.unlisted
     assert len(private.code) == 6
     listed = table_with(players[1], "femkort", {}, 4)
-    for lobby in (Client().get(reverse("lobby")), Client().get(reverse("lobby") + "?game=femkort")):
-        assert f"/tables/{private.pk}/" not in lobby.content.decode()
-        assert f"/tables/{listed.pk}/" in lobby.content.decode()
+    for listing in (Client().get(reverse("lobby")), Client().get(reverse("lobby") + "?game=femkort")):
+        assert f"/tables/{private.pk}/" not in listing.content.decode()
+        assert f"/tables/{listed.pk}/" in listing.content.decode()
     page = host.get(reverse("table", args=[private.pk])).content.decode()
     assert private.code in page
     found = Client().get(reverse("table_by_code"), {"code": private.code.lower()})
@@ -140,3 +144,82 @@ def test_a_private_table_is_not_listed_and_is_found_by_its_link_or_code(players)
     joined = logged_in(players[2]).post(reverse("play_now"), {"game": "femkort"})
     assert joined["Location"] == reverse("table", args=[listed.pk])  # Play now never seats anyone at a private table
     assert listed.code is None
+
+
+def clicks_at_once(users_and_games: list[tuple]) -> list[str]:
+    """Play now pressed by each (user, game) at the same moment, as from several server processes:
+    where each response sends its player."""
+    start = threading.Barrier(len(users_and_games))
+    sent_to: list[str] = [""] * len(users_and_games)
+
+    def click(number: int, user, game: str) -> None:
+        client = logged_in(user)
+        start.wait()
+        try:
+            sent_to[number] = client.post(reverse("play_now"), {"game": game})["Location"]
+        finally:
+            connections.close_all()
+
+    threads = [
+        threading.Thread(target=click, args=(number, user, game)) for number, (user, game) in enumerate(users_and_games)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sent_to
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrent writers: PostgreSQL's row locks")
+@pytest.mark.django_db(transaction=True)
+def test_play_now_pressed_three_times_at_once_gives_one_table(players):
+    anna = players[0]
+    sent_to = clicks_at_once([(anna, "euchre")] * 3)
+    tables = GameSession.objects.filter(seats__user=anna)
+    assert tables.count() == 1
+    assert set(sent_to) == {reverse("table", args=[tables.get().pk])}
+    assert tables.get().status == GameSession.Status.PLAYING
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrent writers: PostgreSQL's row locks")
+@pytest.mark.django_db(transaction=True)
+def test_two_players_pressing_at_once_each_get_a_started_table_and_none_is_left_half_made(make_user):
+    people = [make_user(f"player{number}") for number in range(4)]
+    sent_to = clicks_at_once([(person, "nap") for person in people])
+    assert all(url.startswith("/tables/") for url in sent_to), sent_to  # nobody is sent back to the lobby
+    for person, url in zip(people, sent_to, strict=True):
+        seat = Seat.objects.get(user=person)
+        assert url == reverse("table", args=[seat.session_id])
+        assert seat.session.status == GameSession.Status.PLAYING
+    assert not GameSession.objects.filter(status=GameSession.Status.WAITING).exists()
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="two transactions at once: PostgreSQL")
+@pytest.mark.django_db(transaction=True)
+def test_a_table_play_now_is_making_is_not_offered_to_another_player_before_it_starts(players, monkeypatch):
+    """The interleaving that stranded a player: bjorn presses Play now while anna's new table has
+    its host seated but not yet its computers."""
+    anna, bjorn, _ = players
+    seats_filled = lobby.computer_add
+    outcome: dict[str, str] = {}
+
+    def bjorn_presses() -> None:
+        try:
+            outcome["bjorn"] = logged_in(bjorn).post(reverse("play_now"), {"game": "nap"})["Location"]
+        finally:
+            connections.close_all()
+
+    def computer_add(**kwargs):
+        if "bjorn" not in outcome:
+            other = threading.Thread(target=bjorn_presses)
+            other.start()
+            other.join()
+        return seats_filled(**kwargs)
+
+    monkeypatch.setattr(lobby, "computer_add", computer_add)
+    response = logged_in(anna).post(reverse("play_now"), {"game": "nap"})
+    annas, bjorns = Seat.objects.get(user=anna).session, Seat.objects.get(user=bjorn).session
+    assert response["Location"] == reverse("table", args=[annas.pk])
+    assert outcome["bjorn"] == reverse("table", args=[bjorns.pk])
+    assert annas.pk != bjorns.pk
+    assert annas.status == bjorns.status == GameSession.Status.PLAYING
