@@ -22,13 +22,23 @@ from games.engine.fair import STREAM, FairShuffle, commitment
 from games.engine.verify import verify
 
 
-def exported(game, rng: random.Random, number: int) -> dict:
-    """One deal as the site exports it: dealt from a fresh seed and contributions, played at random."""
-    players = rng.choice(sorted(game.seat_counts))
+def exported(
+    game,
+    rng: random.Random,
+    number: int,
+    *,
+    seed: bytes | None = None,
+    identity: str | None = None,
+    contributions: list[str] | None = None,
+) -> dict:
+    """One deal as the site exports it: dealt from a fresh seed and contributions (or the ones
+    given, one per seat), played at random."""
+    players = len(contributions) if contributions is not None else rng.choice(sorted(game.seat_counts))
     options = game.parse_options({})
-    seed = rng.randbytes(32)
-    contributions = [rng.randbytes(rng.randint(0, 16)).hex() for _ in range(players)]
-    identity = f"table {number} deal 1"
+    seed = rng.randbytes(32) if seed is None else seed
+    if contributions is None:
+        contributions = [rng.randbytes(rng.randint(0, 16)).hex() for _ in range(players)]
+    identity = f"table {number} deal 1" if identity is None else identity
     stream = FairShuffle(seed, contributions)
     first = number % 2 == 0
     if first:  # a session's first deal: the first dealer from the same stream
