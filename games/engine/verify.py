@@ -7,10 +7,11 @@ seat), ``players``, ``options``, ``match`` (the session before the deal, as its 
 ``setup`` (every card dealt, seen or not) and, for a session's first deal, ``first`` (the first
 dealer came from the same stream). Verifying recomputes the commitment from the seed, deals again
 from the seed and contributions, plays the record's actions on that deal and compares everything
-the export says with what comes out. The seed is 32 bytes and the contributions are one per seat,
-each in the form a seat gives (``fair.CONTRIBUTION``), or the same commitment and stream could be
-claimed with values moved from one seat (or the identity) to another. A session's export is a list
-of deals, each given once (``verify_each``).
+the export says with what comes out. The seed must be 32 bytes and the contributions one per seat,
+each in the form a seat gives (``fair.CONTRIBUTION``): otherwise the same commitment could be
+claimed with the seed's first bytes moved into the identity, or the same stream with one seat's
+value merged into another's. A session's export is a list of deals, each given once
+(``verify_each``).
 """
 
 from __future__ import annotations
