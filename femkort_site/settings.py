@@ -129,6 +129,12 @@ FEMKORT_CODE_TRIES = tuple(int(part) for part in os.environ.get("FEMKORT_CODE_TR
 # Chat: at most this many messages per user in this many seconds (all tables together),
 # "messages/seconds" in the environment.
 FEMKORT_CHAT_RATE = tuple(int(part) for part in os.environ.get("FEMKORT_CHAT_RATE", "5/10").split("/", 1))
+# The verify page (/deals/verify/): checks per client address (IPv6: its /64) in this many seconds
+# ("count/seconds"), counted in the database for every server process; and the most one request may
+# give it (bytes, deals). The command line `python -m games.engine verify` checks any size.
+FEMKORT_VERIFY_RATE = tuple(int(part) for part in os.environ.get("FEMKORT_VERIFY_RATE", "20/600").split("/", 1))
+FEMKORT_VERIFY_MAX_BYTES = int(os.environ.get("FEMKORT_VERIFY_MAX_BYTES", str(256 * 1024)))
+FEMKORT_VERIFY_MAX_DEALS = int(os.environ.get("FEMKORT_VERIFY_MAX_DEALS", "100"))
 # Open websockets allowed: per signed-in user (all tables), per address for visitors not signed in.
 FEMKORT_SOCKETS_PER_USER = int(os.environ.get("FEMKORT_SOCKETS_PER_USER", "8"))
 FEMKORT_ANONYMOUS_SOCKETS_PER_IP = int(os.environ.get("FEMKORT_ANONYMOUS_SOCKETS_PER_IP", "16"))

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field, replace
 
+from django.conf import settings
 from django.db.models import QuerySet
 from django.http import Http404
+from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import User
 
 from .engine import get_game
 from .engine.game import HiddenCards, Match, View
 from .engine.records import RecordError
-from .engine.verify import verify
+from .engine.verify import verify_each
 from .models import Deal, Follow, GameSession, PeriodStanding, Seat, Standing
 from .records import deal_start, deal_state
 from .selectors import AreaView, CardView, area_view, card_view
@@ -46,6 +50,10 @@ def session_export(session: GameSession) -> list[dict]:
     return [row.record for row in session_history(session) if row.record is not None]
 
 
+SHOWN_PROBLEMS = 10  # per deal on the verify page; the command line says them all
+NAME_LENGTH = 80
+
+
 @dataclass(frozen=True)
 class Verdict:
     """One deal of an export, checked against its revealed seed (``engine.verify``)."""
@@ -54,23 +62,71 @@ class Verdict:
     verified: bool
     problems: tuple[str, ...] = ()
     unverifiable: str = ""  # why it could not be checked at all (no seed, not a deal record)
+    more: int = 0  # problems not shown
+
+
+class ExportRefused(Exception):
+    """An export the verify page does not check: beyond its limits (413) or not JSON (400)."""
+
+    def __init__(self, message: str, *, status: int = 413):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+def export_verdicts(data: bytes) -> list[Verdict]:
+    """The verify page's check of a pasted or uploaded export, within the page's limits
+    (``FEMKORT_VERIFY_MAX_BYTES``, ``FEMKORT_VERIFY_MAX_DEALS``): beyond them nothing is checked,
+    so one request costs the server a bounded time; the command line checks any size."""
+    if len(data) > settings.FEMKORT_VERIFY_MAX_BYTES:
+        size = filesizeformat(settings.FEMKORT_VERIFY_MAX_BYTES)
+        raise ExportRefused(
+            _(
+                "That export is larger than %(size)s, the most this page checks at once. "
+                "Check it on your own machine: python -m games.engine verify < export.json"
+            )
+            % {"size": size}
+        )
+    try:
+        exported = json.loads(data)
+    except (ValueError, RecursionError):
+        raise ExportRefused(
+            _("That is not JSON: paste a deal's or a session's export as downloaded."), status=400
+        ) from None
+    count, limit = len(exported) if isinstance(exported, list) else 1, settings.FEMKORT_VERIFY_MAX_DEALS
+    if count > limit:
+        raise ExportRefused(
+            ngettext(
+                "That export has %(count)d deal; this page checks at most %(limit)d at once. "
+                "Check it on your own machine: python -m games.engine verify < export.json",
+                "That export has %(count)d deals; this page checks at most %(limit)d at once. "
+                "Check it on your own machine: python -m games.engine verify < export.json",
+                count,
+            )
+            % {"count": count, "limit": limit}
+        )
+    return verdicts(exported)
 
 
 def verdicts(exported: object) -> list[Verdict]:
-    """Each deal of an export (a deal's record, or a session's list of them), checked."""
+    """Each deal of an export (a deal's record, or a session's list of them), checked; what the
+    page shows of each is short (its name, the first problems), never the export itself."""
     records = exported if isinstance(exported, list) else [exported]
     said = []
-    for number, record in enumerate(records, 1):
+    for number, (record, checked) in enumerate(zip(records, verify_each(records), strict=True), 1):
         fair = record.get("fair") if isinstance(record, dict) else None
         name = fair.get("identity") if isinstance(fair, dict) and isinstance(fair.get("identity"), str) else ""
-        name = name or _("deal %(number)d of the file") % {"number": number}
-        try:
-            problems = verify(record)
-        except RecordError as error:
-            said.append(Verdict(name, False, unverifiable=str(error)))
-            continue
-        said.append(Verdict(name, not problems, tuple(problems)))
+        name = _clipped(name) or _("deal %(number)d of the file") % {"number": number}
+        if isinstance(checked, RecordError):
+            said.append(Verdict(name, False, unverifiable=str(checked)))
+        else:
+            shown = tuple(checked[:SHOWN_PROBLEMS])
+            said.append(Verdict(name, not checked, shown, more=len(checked) - len(shown)))
     return said
+
+
+def _clipped(text: str) -> str:
+    return text if len(text) <= NAME_LENGTH else text[: NAME_LENGTH - 1] + "…"
 
 
 def fair_of(deal: Deal) -> dict:

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 
+from django.conf import settings
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
-from . import history, reviews
+from . import history, reviews, services
 from .access import deal_visible, may_see, table_visible
 from .models import Block, Follow, Standing
 from .selectors import game_list, game_or_first, session_result
@@ -69,31 +71,36 @@ def deal_export(request: HttpRequest, deal_id: int) -> JsonResponse:
     return response
 
 
-MAX_EXPORT = 2_000_000  # bytes of JSON pasted or uploaded to the verify page: a long session's export
-
-
 @require_http_methods(["GET", "HEAD", "POST"])
 def deal_verify(request: HttpRequest) -> HttpResponse:
-    """Check an export against its seed: a deal of this site (``?deal=``), or JSON pasted or uploaded."""
-    context: dict = {"text": ""}
+    """Check an export against its seed: a deal of this site (``?deal=``), or JSON pasted or uploaded.
+
+    Every check counts against the client's address first (a refused one does nothing), and the
+    page shows verdicts, never the pasted export: a request's cost and its answer stay small."""
+    limit = settings.FEMKORT_VERIFY_MAX_BYTES
+    context: dict = {"max_deals": settings.FEMKORT_VERIFY_MAX_DEALS, "max_size": filesizeformat(limit)}
     deal_id = request.GET.get("deal", "")
+    checking = request.method == "POST" or deal_id.isdigit()
+    if checking and not services.verify_count(client=request.META.get("REMOTE_ADDR")):
+        context["error"] = _(
+            "Too many checks from your network in a short time; try again in a few minutes, "
+            "or check on your own machine: python -m games.engine verify < export.json"
+        )
+        return render(request, "games/verify.html", context, status=429)
     if request.method == "POST":
         upload = request.FILES.get("file")
-        text = upload.read(MAX_EXPORT + 1).decode("utf-8", "replace") if upload else request.POST.get("export", "")
-        context["text"] = text[:MAX_EXPORT]
-        if len(text) > MAX_EXPORT:
-            context["error"] = _("That file is too large to check here; use python -m games.engine verify.")
-        else:
-            try:
-                context["verdicts"] = history.verdicts(json.loads(text))
-            except (ValueError, RecursionError):
-                context["error"] = _("That is not JSON: paste a deal's or a session's export as downloaded.")
+        data = upload.read(limit + 1) if upload else request.POST.get("export", "").encode()
+        try:
+            context["verdicts"] = history.export_verdicts(data)
+        except history.ExportRefused as refused:
+            context["error"] = refused.message
+            return render(request, "games/verify.html", context, status=refused.status)
     elif deal_id.isdigit():
         deal = history.finished_deal(int(deal_id))
         deal_visible(request, deal.session)
-        exported = history.deal_export(deal)
+        exported = history.deal_export(deal)  # one deal of this site: small, and a start for trying a change
         context |= {"deal": deal, "text": json.dumps(exported, indent=1), "verdicts": history.verdicts(exported)}
-    return render(request, "games/verify.html", context, status=400 if "error" in context else 200)
+    return render(request, "games/verify.html", context)
 
 
 @require_safe

@@ -13,7 +13,7 @@ from .cards import parse_suit
 from .records import IllegalRecordPlay, RecordError, replay
 from .tricks.deal import DealState
 from .tricks.perft import perft, perft_actions
-from .verify import verify
+from .verify import verify_each
 
 BENCH_DEALS = 200
 BENCH_DEPTH = 12
@@ -135,13 +135,12 @@ def _verify() -> int:
         return 2
     records = exported if isinstance(exported, list) else [exported]
     failed = 0
-    for number, record in enumerate(records, 1):
-        name = record.get("fair", {}).get("identity") if isinstance(record, dict) else None
+    for number, (record, problems) in enumerate(zip(records, verify_each(records), strict=True), 1):
+        fair = record.get("fair") if isinstance(record, dict) else None
+        name = fair.get("identity") if isinstance(fair, dict) and isinstance(fair.get("identity"), str) else None
         name = name or f"deal {number}"
-        try:
-            problems = verify(record)
-        except RecordError as error:
-            print(f"{name}: cannot verify: {error}")
+        if isinstance(problems, RecordError):
+            print(f"{name}: cannot verify: {problems}")
             failed = max(failed, 2)
             continue
         if problems:

@@ -3,8 +3,8 @@ random contributions, committed to before anyone sees a card and checkable by an
 
 Before a deal the server draws a ``seed`` (32 bytes from ``secrets``) and shows its commitment,
 ``commitment(seed, identity)``: SHA-256 over a fixed label, the deal's identity ("session 12 deal
-3") and the seed. Seated players may each add a contribution (any text up to ``MAX_CONTRIBUTION``
-characters, typically random hex their browser drew) before the deal starts. The deal is then
+3") and the seed. Seated players may each add a contribution (up to ``MAX_CONTRIBUTION`` lowercase
+hexadecimal digits, random ones their browser drew) before the deal starts. The deal is then
 ``rules.setup(match, FairShuffle(seed, contributions))``: every random choice the game makes comes
 from this stream, so once the seed is revealed anyone can deal the same cards again. Neither side
 can choose the cards: the server committed to its seed before it saw the contributions, and a
@@ -13,7 +13,10 @@ player's contribution cannot steer a SHA-256 output it cannot see.
 The stream, version 1 (``STREAM``):
 
 - key = SHA-256(``b"fair-shuffle-v1\\n"`` + seed + for every seat in order: ``b"\\n"`` + the
-  contribution as UTF-8, empty for a seat that gave none);
+  contribution as ASCII, empty for a seat that gave none); a contribution is hexadecimal
+  (``FairShuffle`` refuses anything else), so a line break is never inside one and, with one
+  value per seat, the key's input says which seat gave what: no part of a value can be moved to
+  another seat and give the same stream;
 - block *i* = SHA-256(key + *i* as 8 bytes, big-endian), *i* = 0, 1, 2, …; the stream is the
   blocks' bytes in order, read as bits from the most significant bit of each byte;
 - a number below *n*: take *k* = bit length of *n* - 1 bits as an unsigned integer, most
@@ -31,6 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 import secrets
 from collections.abc import MutableSequence, Sequence
 from typing import Any
@@ -38,6 +42,7 @@ from typing import Any
 STREAM = "fair-shuffle-v1"
 SEED_BYTES = 32
 MAX_CONTRIBUTION = 64
+CONTRIBUTION = re.compile(rf"[0-9a-f]{{0,{MAX_CONTRIBUTION}}}")  # one seat's; empty: it gave none
 
 
 def new_seed() -> bytes:
@@ -53,6 +58,8 @@ class FairShuffle(random.Random):
     """A ``random.Random`` whose every draw comes from the stream above (for ``Game.setup``)."""
 
     def __init__(self, seed: bytes, contributions: Sequence[str] = ()) -> None:
+        if not all(isinstance(value, str) and CONTRIBUTION.fullmatch(value) for value in contributions):
+            raise ValueError(f"a contribution is up to {MAX_CONTRIBUTION} lowercase hexadecimal digits")
         parts = [STREAM.encode() + b"\n" + seed]
         parts += [b"\n" + contribution.encode() for contribution in contributions]
         self._key = hashlib.sha256(b"".join(parts)).digest()

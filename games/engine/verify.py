@@ -7,17 +7,21 @@ seat), ``players``, ``options``, ``match`` (the session before the deal, as its 
 ``setup`` (every card dealt, seen or not) and, for a session's first deal, ``first`` (the first
 dealer came from the same stream). Verifying recomputes the commitment from the seed, deals again
 from the seed and contributions, plays the record's actions on that deal and compares everything
-the export says with what comes out.
+the export says with what comes out. The seed must be 32 bytes and the contributions one per seat,
+each in the form a seat gives (``fair.CONTRIBUTION``): otherwise the same commitment could be
+claimed with the seed's first bytes moved into the identity, or the same stream with one seat's
+value merged into another's. A session's export is a list of deals, each given once
+(``verify_each``).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import GAMES
-from .fair import STREAM, FairShuffle, commitment
+from .fair import CONTRIBUTION, MAX_CONTRIBUTION, SEED_BYTES, STREAM, FairShuffle, commitment
 from .game import HiddenCards, IllegalPlay, InvalidDeal
 from .records import RecordError
 
@@ -40,7 +44,7 @@ def verify(record: object) -> list[str]:
     if missing:
         raise RecordError(f"the fair section lacks {', '.join(missing)}")
     if fair.get("stream", STREAM) != STREAM:
-        raise RecordError(f"unknown shuffle {fair.get('stream')!r}: this checker knows {STREAM}")
+        raise RecordError(f"unknown shuffle {_short(fair.get('stream'))}: this checker knows {STREAM}")
     seed, contributions = _seed(fair["seed"]), fair["contributions"]
     if not isinstance(contributions, list) or not all(isinstance(item, str) for item in contributions):
         raise RecordError("contributions must be a list of strings, one per seat")
@@ -49,7 +53,10 @@ def verify(record: object) -> list[str]:
     problems = []
     promised = commitment(seed, fair["identity"])
     if promised != fair["commitment"]:
-        problems.append(f"the commitment: this seed gives {promised}, the export says {fair['commitment']}")
+        problems.append(f"the commitment: this seed gives {promised}, the export says {_clip(str(fair['commitment']))}")
+    contributed = _contributions(contributions, fair["players"])
+    if contributed:
+        return problems + contributed  # not a shuffle the site deals from: nothing to deal again
     stream = FairShuffle(seed, contributions)
     try:
         options = game.parse_options(fair["options"])
@@ -57,25 +64,68 @@ def verify(record: object) -> list[str]:
             match = game.new_match(players=fair["players"], options=options, rng=stream)
             started = _plain(match.to_record())
             if started != fair["match"]:
-                problems.append(f"the session's start: the seed gives {started}, the export says {fair['match']}")
+                problems.append(
+                    f"the session's start: the seed gives {_short(started)}, the export says {_short(fair['match'])}"
+                )
         else:
             match = game.match_from_record(fair["match"], players=fair["players"], options=options)
         setup = game.setup(match, stream)
     except (InvalidDeal, KeyError, TypeError, ValueError) as error:
-        raise RecordError(f"the session before the deal cannot be read: {error}") from None
+        raise RecordError(f"the session before the deal cannot be read: {_clip(str(error))}") from None
     if "setup" in fair:
         problems += _differences("the deal", _plain(setup), fair["setup"])
     problems += _record_differences(game, setup, match, record)
     return problems
 
 
+def verify_each(records: Sequence[object]) -> list[list[str] | RecordError]:
+    """Each deal of a session's export (``verify``, or why it cannot be checked), in order. A deal
+    given again (its identity or seed already in the list) is not checked again but refused: a
+    session deals each deal once, and a copy of a verified deal must not pass for another."""
+    first: dict[tuple[str, object], int] = {}
+    said: list[list[str] | RecordError] = []
+    for number, record in enumerate(records, 1):
+        fair = record.get("fair") if isinstance(record, Mapping) else None
+        marks = [(name, fair.get(name)) for name in ("identity", "seed")] if isinstance(fair, Mapping) else []
+        again = next((first[mark] for mark in marks if isinstance(mark[1], str) and mark in first), None)
+        if again is not None:
+            said.append([f"the same deal as deal {again} of the list: a session gives each deal once"])
+            continue
+        first |= {mark: number for mark in marks if isinstance(mark[1], str)}
+        try:
+            said.append(verify(record))
+        except RecordError as error:
+            said.append(error)
+    return said
+
+
 def _seed(value: object) -> bytes:
-    if not isinstance(value, str):
-        raise RecordError("the seed is hexadecimal text")
+    """The revealed seed: exactly ``SEED_BYTES`` (a shorter one could hand its first bytes to the
+    identity and still match the commitment)."""
     try:
-        return bytes.fromhex(value)
+        seed = bytes.fromhex(value) if isinstance(value, str) else b""
     except ValueError:
-        raise RecordError("the seed is hexadecimal text") from None
+        seed = b""
+    if len(seed) != SEED_BYTES:
+        raise RecordError(f"the seed is {2 * SEED_BYTES} hexadecimal digits")
+    return seed
+
+
+def _contributions(contributions: list[str], players: int) -> list[str]:
+    """What is wrong with the contributions: one per seat, each as a seat gives it (or empty)."""
+    said = []
+    if len(contributions) != players:
+        said.append(
+            f"the contributions: {len(contributions)} given for {players} seats "
+            "(one per seat, empty for a seat that gave none)"
+        )
+    wrong = next((seat for seat, value in enumerate(contributions) if not CONTRIBUTION.fullmatch(value)), None)
+    if wrong is not None:
+        said.append(
+            f"the contributions: seat {wrong} gives {_short(contributions[wrong])}, "
+            f"not up to {MAX_CONTRIBUTION} lowercase hexadecimal digits"
+        )
+    return said
 
 
 def _record_differences(game: Any, setup: dict, match: Any, record: Mapping[str, Any]) -> list[str]:
@@ -92,7 +142,7 @@ def _record_differences(game: Any, setup: dict, match: Any, record: Mapping[str,
         try:
             state = state.apply(action, seat=seat)
         except (IllegalPlay, InvalidDeal, TypeError, ValueError):
-            return [f"action {index + 1} ({action}) cannot be played in the deal the seed gives"]
+            return [f"action {index + 1} ({_clip(str(action))}) cannot be played in the deal the seed gives"]
     try:
         expected = _plain(state.public_record() | game.record_context(match))
     except HiddenCards:
@@ -107,7 +157,7 @@ def _differences(what: str, expected: Mapping[str, Any], given: Mapping[str, Any
         if name not in given:
             said.append(f"{what}: {name} is missing (the seed gives {_short(expected[name])})")
         elif name not in expected:
-            said.append(f"{what}: {name} should not be there")
+            said.append(f"{what}: {_clip(name)} should not be there")
         elif expected[name] != given[name]:
             said.append(f"{what}: {name} is {_short(given[name])}, the seed gives {_short(expected[name])}")
     return said
@@ -119,5 +169,9 @@ def _plain(value: Any) -> Any:
 
 
 def _short(value: object, limit: int = 200) -> str:
-    text = repr(value)
+    return _clip(repr(value), limit)
+
+
+def _clip(text: str, limit: int = 200) -> str:
+    """At most ``limit`` characters of what an export gave: a message never repeats a whole file."""
     return text if len(text) <= limit else text[: limit - 1] + "…"

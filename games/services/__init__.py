@@ -2,7 +2,7 @@
 
 from .chat import ChatTooFast, chat_mute, chat_post, chat_switch
 from .errors import IllegalCard, NotSeated, StaleMove, TableError
-from .fair import contribution_add
+from .fair import contribution_add, verify_count
 from .invitations import block, follow, invitation_answer, invitations_open, invite
 from .lobby import play_now
 from .play import action_take, computer_turn, computers_play_all
@@ -71,4 +71,5 @@ __all__ = [
     "tables_expire",
     "turn_check",
     "turn_restore",
+    "verify_count",
 ]

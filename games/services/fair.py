@@ -12,9 +12,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from accounts import throttle
 from accounts.models import User
 from games.engine.fair import MAX_CONTRIBUTION, FairShuffle, commitment, new_seed
 from games.models import GameSession, Seat, SeedDraw
@@ -97,3 +99,11 @@ def contribution_add(*, session_id: int, user: User, commitment: str, value: str
     draw.contributions = {**draw.contributions, str(user.pk): value}
     draw.save(update_fields=["contributions"])
     return True
+
+
+def verify_count(*, client: str | None) -> bool:
+    """Count one check on the verify page for ``client`` (its address; IPv6: its /64): whether it
+    may be made, at most ``FEMKORT_VERIFY_RATE`` (count/seconds) across every server process.
+    A check refused here counts for nothing and must do nothing."""
+    count, seconds = settings.FEMKORT_VERIFY_RATE
+    return throttle.hit({throttle.client_key("verify", client): (count, "client")}, window=seconds) is None
