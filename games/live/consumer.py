@@ -93,13 +93,13 @@ class TableConsumer(LiveConsumer):
         except (ValueError, RecursionError):
             await self._refuse(_("That message was not understood; nothing changed."))
             return
-        if isinstance(message, dict) and message.get("action") == "chat":
+        if isinstance(message, dict) and message.get("action") in ("chat", "contribute"):
             if self.user_id is not None and not await db(login_holds)(self.session_key, self.user_id):
                 await self._signed_out()
-            await self._chat(message.get("text"))
-            return
-        if isinstance(message, dict) and message.get("action") == "contribute":
-            await self._contribute(message.get("commitment"), message.get("value"))
+            if message["action"] == "chat":
+                await self._chat(message.get("text"))
+            else:
+                await self._contribute(message.get("commitment"), message.get("value"))
             return
         if not isinstance(message, dict) or message.get("action") != "play":
             await self._refuse(_("Unknown action; nothing changed."))

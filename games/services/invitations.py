@@ -28,7 +28,9 @@ def blocked_between(one: int, other: int) -> bool:
 
 @transaction.atomic
 def invite(*, session_id: int, user: User, username: str) -> Invitation:
-    """The host asks a registered player by name to the waiting table (rate-limited)."""
+    """The host asks a registered player by name to the waiting table (rate-limited: counted under
+    the inviter's row lock, taken before the table's, so invitations sent at once count one by one)."""
+    User.objects.select_for_update().filter(pk=user.pk).first()
     session = _waiting(session_id)
     _host_only(session, user)
     invitee = User.objects.filter(username__iexact=str(username).strip()).first()
@@ -75,6 +77,7 @@ def invitation_answer(*, invitation_id: int, user: User, join: bool) -> GameSess
     return session
 
 
+@transaction.atomic
 def follow(*, user: User, username: str, following: bool = True) -> User:
     """Follow a player (a friend: offered first when inviting, listed with friends in common), or stop."""
     other = User.objects.filter(username__iexact=str(username).strip()).first()
@@ -112,6 +115,7 @@ def block(*, user: User, username: str, blocked: bool = True) -> User:
 def _within_follow_rate(user: User) -> None:
     """New follows and blocks together, at most ``FEMKORT_FOLLOW_RATE`` (count/seconds): their rows
     are what a script could pile up; undoing one is never limited."""
+    User.objects.select_for_update().filter(pk=user.pk).first()  # follows made at once count one by one
     count, seconds = settings.FEMKORT_FOLLOW_RATE
     since = timezone.now() - timedelta(seconds=seconds)
     made = Follow.objects.filter(user=user, created__gte=since).count()

@@ -12,7 +12,7 @@ from django.test import Client
 
 from femkort_site.asgi import application
 from games.live.logins import SIGNED_OUT
-from games.models import ChatMessage, Play
+from games.models import ChatMessage, Play, SeedDraw
 from tests.live_helpers import frames_until, table_now
 from tests.site_helpers import started_table
 
@@ -133,3 +133,17 @@ async def test_chat_from_a_socket_whose_session_ended_is_refused(players, table)
     _, code = await closed_with(socket)
     assert code == SIGNED_OUT
     assert not await database_sync_to_async(ChatMessage.objects.exists)()
+
+
+async def test_a_contribution_from_a_socket_whose_session_ended_is_refused(players, table):
+    client = await database_sync_to_async(browser)(players[0])
+    socket = await socket_of(client, table.pk)
+    await frames_until(socket, table.seq)
+    draw = await database_sync_to_async(SeedDraw.objects.get)(session=table)
+    await database_sync_to_async(client.session.delete)()
+    frame = {"action": "contribute", "commitment": draw.commitment, "value": "ab" * 16}
+    await socket.send_to(text_data=json.dumps(frame))
+    _, code = await closed_with(socket)
+    assert code == SIGNED_OUT
+    await database_sync_to_async(draw.refresh_from_db)()
+    assert draw.contributions == {}

@@ -3,7 +3,11 @@ page and joins or declines; a block stops invitations, hides chat and keeps Play
 
 from __future__ import annotations
 
+import functools
+import threading
+
 import pytest
+from django.db import connection, connections
 from django.test import Client
 from django.urls import reverse
 
@@ -196,3 +200,56 @@ def test_a_toast_answers_in_place_joining_goes_to_the_table_and_a_stale_one_says
     assert 'class="toast"' in stale
     assert "no longer open" in stale
     assert Seat.objects.filter(session=session, user=bjorn).count() == 1
+
+
+def at_once(calls) -> list[str]:
+    """Run ``calls`` at the same moment in threads of their own (as from several server processes):
+    "ok" or the refusal's code for each."""
+    start = threading.Barrier(len(calls))
+    outcomes: list[str] = []
+
+    def run(call) -> None:
+        start.wait()
+        try:
+            call()
+            outcomes.append("ok")
+        except services.TableError as refused:
+            outcomes.append(refused.code)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sorted(outcomes)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrent writers: PostgreSQL's row locks")
+@pytest.mark.django_db(transaction=True)
+def test_invitations_sent_at_once_to_several_tables_keep_the_limit(players, make_user, settings):
+    settings.FEMKORT_INVITE_RATE = (4, 600)
+    host = players[0]
+    tables = [table_with(host, "femkort", {}, 4) for _ in range(3)]
+    invitees = [make_user(f"guest{number}") for number in range(9)]
+    calls = [
+        functools.partial(services.invite, session_id=tables[number % 3].pk, user=host, username=guest.username)
+        for number, guest in enumerate(invitees)
+    ]
+    assert at_once(calls) == ["invite_rate"] * 5 + ["ok"] * 4
+    assert Invitation.objects.filter(inviter=host).count() == 4
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrent writers: PostgreSQL's row locks")
+@pytest.mark.django_db(transaction=True)
+def test_follows_and_blocks_made_at_once_keep_the_limit(players, make_user, settings):
+    settings.FEMKORT_FOLLOW_RATE = (3, 600)
+    anna = players[0]
+    others = [make_user(f"friend{number}") for number in range(8)]
+    calls = [
+        functools.partial(services.follow if number % 2 else services.block, user=anna, username=other.username)
+        for number, other in enumerate(others)
+    ]
+    assert at_once(calls) == ["follow_rate"] * 5 + ["ok"] * 3
+    assert Follow.objects.filter(user=anna).count() + Block.objects.filter(user=anna).count() == 3
