@@ -212,7 +212,8 @@ def _body_variant(table: TableView) -> tuple:
     """Who is looking changes the seats' buttons only while the table waits for players."""
     if table.session.status != GameSession.Status.WAITING:
         return ()
-    return (table.my_seat, table.is_host, table.signed_in, table.can_join, tuple(s.kept_for_me for s in table.seats))
+    seats = tuple(s.kept_for_me for s in table.seats)
+    return (table.my_seat, table.is_host, table.signed_in, table.can_join, table.can_start, table.removed, seats)
 
 
 def _shared(key: Hashable, template: str | None, context: dict, render: Callable[[], str] | None = None) -> str:

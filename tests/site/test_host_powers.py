@@ -93,3 +93,13 @@ def test_seat_names_link_to_profiles_and_a_new_rating_is_provisional(players):
     profile = Client().get(reverse("player", args=[players[0].username])).content.decode()
     assert "24.0" in profile
     assert "±6.0" in profile
+
+
+def test_the_removal_notice_reaches_only_the_one_removed_not_bystanders_sockets(players, make_user):
+    """Sockets share the table's rendered body: the notice must be part of what tells one body from another."""
+    host, bjorn, _ = players
+    dora = make_user("dora")  # a bystander, signed in, with no seat
+    session = table_with(host, "femkort", {}, 4, people=[(bjorn, 1)])
+    services.seat_remove(session_id=session.pk, user=host, position=1)
+    assert "The host removed you from your seat." in table_page(session, bjorn)[0]
+    assert "The host removed you from your seat." not in table_page(session, dora)[0]
