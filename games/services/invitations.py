@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import announcements
+from games.engine import get_game
 from games.models import Block, ChatMute, Follow, GameSession, Invitation
 
 from .errors import TableError
@@ -68,13 +69,26 @@ def invitation_answer(*, invitation_id: int, user: User, join: bool) -> GameSess
     if invitation is None:
         raise TableError(_("That invitation is no longer open."), code="invitation_gone")
     if join:
-        session = seat_take(session_id=invitation.session_id, user=user)
+        session = seat_take(session_id=invitation.session_id, user=user, position=_beside(invitation))
         invitation.answer = Invitation.Answer.JOINED
     else:
         session = invitation.session
         invitation.answer = Invitation.Answer.DECLINED
     invitation.save(update_fields=["answer"])
     return session
+
+
+def _beside(invitation: Invitation) -> int | None:
+    """The free seat on the inviter's side in a game of partnerships (else any free seat: None)."""
+    session = invitation.session
+    seats = {seat.position: seat for seat in session.seats.all()}
+    inviter = next((seat for seat in seats.values() if seat.user_id == invitation.inviter_id), None)
+    if inviter is None:
+        return None
+    rules = get_game(session.game)
+    partners = rules.partners(inviter.position, session.seat_count, rules.parse_options(session.options))[1:]
+    free = [p for p in partners if seats[p].is_empty and seats[p].invited_id in (None, invitation.invitee_id)]
+    return free[0] if free else None
 
 
 @transaction.atomic

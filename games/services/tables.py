@@ -77,10 +77,15 @@ def table_create(
 
 @transaction.atomic
 def seat_take(*, session_id: int, user: User, position: int | None = None) -> GameSession:
+    """Sit down at a waiting table (``position``, or the seat kept for you, or any free one); someone
+    already seated moves to the free seat ``position`` instead, in one step."""
     previous = _lock_previous(session_id)
     session = _waiting(session_id)
-    if session.seats.filter(user=user).exists():
-        raise TableError(_("You already have a seat at this table."), code="already_seated")
+    mine = session.seats.filter(user=user).first()
+    if mine is not None:
+        if position is None or position == mine.position:
+            raise TableError(_("You already have a seat at this table."), code="already_seated")
+        return _seat_move(session, mine, _empty_seat(session, position, user))
     if session.locked:
         raise TableError(_("The host has locked this table: no seat can be taken."), code="locked")
     invited = session.seats.filter(invited=user, user__isnull=True, computer="").first()
@@ -98,6 +103,16 @@ def seat_take(*, session_id: int, user: User, position: int | None = None) -> Ga
     if user.pk in session.removed:  # sitting down again: the notice of being removed is over
         session.removed = [pk for pk in session.removed if pk != user.pk]
     _tell(previous)
+    return _changed(session)
+
+
+def _seat_move(session: GameSession, mine: Seat, seat: Seat) -> GameSession:
+    """A seated person changes seats (to sit beside, or facing, a partner): the old one is free at once."""
+    user = mine.user
+    mine.user = None
+    mine.save(update_fields=["user"])  # first: a person holds one seat per table (a constraint)
+    seat.user, seat.invited = user, None
+    seat.save(update_fields=["user", "invited"])
     return _changed(session)
 
 
