@@ -14,10 +14,11 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import services
+from games.engine import GAMES
 from games.live import drivers
 from games.models import Connection, GameSession, Seat, SeedDraw
 from games.selectors import LOBBY_PAGE, lobby_tables
-from tests.site_helpers import started_table
+from tests.site_helpers import logged_in, started_table
 
 pytestmark = pytest.mark.django_db
 
@@ -212,3 +213,11 @@ def test_a_table_opened_a_moment_ago_says_so(players):
     page = Client().get(reverse("lobby")).content.decode()
     assert "opened just now" in page
     assert "0 minutes" not in page
+
+
+@pytest.mark.usefixtures("in_english")
+def test_the_play_now_buttons_say_what_they_do_to_screen_readers(players):
+    page = logged_in(players[0]).get(reverse("lobby")).content.decode()
+    for game in GAMES.values():
+        if game.on_site:
+            assert f'aria-label="Play {game.title} now">{game.title}</button>' in page
