@@ -109,7 +109,8 @@ class Pitch(AllFours):
 
     def deal_points(self, state: DealState) -> tuple[tuple[int, ...], int | None]:
         """Each seat's points (a pitcher short of the bid loses it instead) and the winner: the
-        pitcher counting first, then the others' points in the order high, low, jack, game."""
+        pitcher counting first, then the others' points in the order high, low, jack, game; else
+        the leader, once a pitcher is set back to minus 7 (``set_out``)."""
         players = state.players
         if state.thrown_in:
             return (0,) * players, None
@@ -138,7 +139,7 @@ class Pitch(AllFours):
             running[side] += 1
             if running[side] >= TARGET:
                 return tuple(points), side
-        return tuple(points), None
+        return tuple(points), self.set_out(state, points)
 
     def wins_at_once(self, state: DealState) -> bool:
         """A made bid that ends the game whatever the score (Smudge's smudge)."""

@@ -371,6 +371,34 @@ def test_a_failed_smudge_loses_four():
     assert result["points"][0] == -4
 
 
+# Three players, Cleo deals: Anna pitches for 4 with the two of hearts and Bo's tricks take every prize
+# but the jack (never played): Anna loses 4, Bo scores 3, Cleo nothing.
+FAILED_FOUR = (
+    [["2H", "3S", "4S", "5S", "6S", "7S"], ["AH", "8D", "9D", "TD", "JD", "QD"], ["3C", "4C", "5C", "6C", "7C", "8C"]],
+    ["bid:4", "pass", "pass", "2H", "AH", "3C", *("8D", "4C", "3S", "9D", "5C", "4S", "TD", "6C", "5S")],
+    ["JD", "7C", "6S", "QD", "8C", "7S"],
+)
+
+
+@pytest.mark.parametrize("game", ["pitch", "smudge"])
+def test_a_pitcher_set_back_to_minus_7_ends_the_session_for_the_one_who_leads(game):
+    hands, actions, last = FAILED_FOUR
+    actions = [*actions, *last] if game == "pitch" else ["smudge", *actions[1:], *last]
+    done = pitch(hands, actions, scores=[-2, 1, 3], game=game)["result"]
+    assert (done["points"], done["winner"]) == ([-4, 3, 0], None)  # Anna at -6: play on
+    done = pitch(hands, actions, scores=[-3, 1, 3], game=game)["result"]
+    assert (done["scores"], done["winner"]) == ([-7, 4, 3], 1)  # Anna at -7: Bo leads alone and wins
+    # Bo and Cleo level at the top: the session goes on until one leads alone.
+    rules = GAMES[game]
+    match = rules.match_from_record({"dealer": 2, "points": [-3, 1, 4]}, players=3, options=rules.parse_options({}))
+    state = rules.start({"dealer": 2, "hands": hands, "scores": [-3, 1, 4]})
+    for action in actions:
+        state = state.apply(action)
+    after = match.settle(state)
+    assert (after.points, after.finished) == ((-7, 4, 4), False)
+    assert rules.start(rules.setup(after, random.Random(1))).standing == (-7, 4, 4)
+
+
 @pytest.mark.parametrize(
     "record",
     [

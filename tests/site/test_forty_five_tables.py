@@ -20,8 +20,8 @@ pytestmark = pytest.mark.django_db
 
 
 def sensible_bids(state, rng: random.Random) -> str:
-    """Bid, hold and call by the game's rule of thumb (random bids of 30 keep failing, and a session
-    whose scores only fall never ends); draw and play at random."""
+    """Bid, hold and call by the game's rule of thumb (random bids of 30 keep failing, and the session
+    would end with a side set back to minus 120 rather than at 120); draw and play at random."""
     if state.trick is None and any(action.startswith(("bid:", "call:")) for action in state.legal_actions()):
         return get_game(state.game).rule_of_thumb(state)
     return rng.choice(state.legal_actions())

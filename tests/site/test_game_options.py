@@ -278,3 +278,30 @@ def test_a_game_for_four_players_only_asks_for_no_seat_count(players):
     assert "3 to 10 players." in page  # Femkort
     created = logged_in(players[0]).post(reverse("table_create"), {"game": "euchre", "seats": 4, "turn_seconds": 0})
     assert created.status_code == 302
+
+
+SHORTER = [("auction_forty_five", "120", ("45", "60")), ("forty_five", "45", ("25",))]
+
+
+@pytest.mark.parametrize(("game", "default", "shorter"), SHORTER)
+def test_the_forty_fives_offer_a_shorter_session_with_the_rules_target_chosen(players, client, game, default, shorter):
+    lobby = logged_in(players[0]).get(reverse("lobby") + f"?game={game}").content.decode()
+    field = lobby.split('name="points"')[1].split("</select>")[0]
+    assert re.search(rf'<option value="{default}" selected>{default} points</option>', field)
+    for points in shorter:
+        assert f'<option value="{points}">{points} points</option>' in field
+    rules = client.get(reverse("rules", args=[game])).content.decode()
+    assert "<dt>Points to win</dt>" in rules
+    assert f"Default: {default} points." in rules
+
+
+def test_a_forty_five_session_to_25_opens_from_the_lobby_and_ends_there(players):
+    logged_in(players[0]).post(
+        reverse("table_create"), {"game": "forty_five", "seats": 2, "points": "25", "turn_seconds": 0}
+    )
+    assert GameSession.objects.get().options == {"points": 25}
+    assert "first to 25 points" in Client().get(reverse("lobby")).content.decode()  # the waiting table's row
+    session = play_session(players[:1], computers=1, game="forty_five", options={"points": "25"}, seed=3)
+    assert session.status == GameSession.Status.FINISHED
+    points = session.match["points"]
+    assert 25 <= max(points) < 35  # one deal scores 10 at most: the session stopped at 25, not 45
