@@ -13,6 +13,7 @@ from django.utils import translation
 
 from games import services
 from games.engine import get_game
+from games.history import session_export
 from games.models import GameSession, Standing
 from tests.site_helpers import exports_replay, play_to_the_end, table_with
 
@@ -124,3 +125,24 @@ def test_the_rules_pages_draw_every_trump_ladder(client):
         for card in ("5H", "JD", "AH", "2C", "TS"):
             assert f'data-card="{card}"' in page
         assert page.count('data-card="AH"') >= 4  # the A♥ in every ladder
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "stored", "target"),
+    [("auction_forty_five", 4, {"rob_the_pack": False}, 120), ("forty_five", 2, {}, 45)],
+)
+def test_a_table_stored_before_points_to_win_plays_to_the_rules_target_and_its_seeded_deal_verifies(
+    make_user, game, players, stored, target
+):
+    anna = make_user("anna")
+    session = table_with(anna, game, {}, players, computers=range(1, players), level="medium")
+    GameSession.objects.filter(pk=session.pk).update(options=stored)  # as tables were stored before the choice
+    session = services.session_start(session_id=session.pk, user=anna)  # from a committed seed
+    play_to_the_end(session, {0: anna}, random.Random(players), choose=sensible_bids)
+    rules = get_game(game)
+    match = rules.match_from_record(session.match, players=players, options=rules.parse_options(stored))
+    assert max(match.points) >= target or min(match.points) <= -target
+    exported = session_export(session)
+    assert all(record["options"] == stored for record in exported)  # written as before
+    assert exported[0]["fair"]["options"] == stored  # the first deal came from a committed seed
+    exports_replay(session, rules)  # and verifies against it
