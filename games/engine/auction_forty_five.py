@@ -44,10 +44,16 @@ CARD_COUNT = ngettext_noop("%(count)d card", "%(count)d cards")
 class AuctionFortyFiveOptions:
     rob_the_pack: bool = False
     points: int = WINNING_SCORE  # to win the session
+    set_out: bool = False  # a side at minus the target or below ends the session (not in the rules)
 
     def as_record(self, trump: str | None = None) -> dict[str, Any]:
-        """The rules' 120 is left out, so that records dealt before the choice read the same."""
-        return {"rob_the_pack": self.rob_the_pack} | ({"points": self.points} if self.points != WINNING_SCORE else {})
+        """The rules' 120 and no set-out are left out, so that records dealt before the choices read the same."""
+        record: dict[str, Any] = {"rob_the_pack": self.rob_the_pack}
+        if self.points != WINNING_SCORE:
+            record["points"] = self.points
+        if self.set_out:
+            record["set_out"] = True
+        return record
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,27 +153,38 @@ class AuctionFortyFive(FortyFives):
             "choice",
             str(WINNING_SCORE),
             gettext_noop("Points to win"),
-            gettext_noop(
-                "The first side to this many points wins the session; a side that falls to minus as many loses it. "
-                "Fewer points make a shorter session."
-            ),
+            gettext_noop("The first side to this many points wins the session. Fewer points make a shorter session."),
             choices=(
                 ("45", gettext_noop("45 points")),
                 ("60", gettext_noop("60 points")),
                 ("120", gettext_noop("120 points")),
             ),
         ),
+        # Not in the rules: a bidding side that keeps failing is set back without end, and a session
+        # that may last for ever is a table's own choice to cut short.
+        Option(
+            "set_out",
+            "flag",
+            False,
+            gettext_noop("End when a side is set back to minus the target"),
+            gettext_noop(
+                "Not in the rules: after a deal that leaves a side at minus the points to win or below, "
+                "the session is over and the side then leading wins."
+            ),
+        ),
     )
 
     def parse_options(self, raw: Mapping[str, Any] | None) -> AuctionFortyFiveOptions:
         raw = dict(raw or {})
-        unknown = set(raw) - {"rob_the_pack", "points"}
+        unknown = set(raw) - {"rob_the_pack", "points", "set_out"}
         if unknown:
             raise InvalidDeal(f"unknown {self.name} options: {', '.join(sorted(unknown))}")
-        rob = raw.get("rob_the_pack", False)
+        rob, set_out = raw.get("rob_the_pack", False), raw.get("set_out", False)
         if not isinstance(rob, bool):
             raise InvalidDeal("rob_the_pack must be true or false")
-        return AuctionFortyFiveOptions(rob_the_pack=rob, points=self.parse_target(raw, TARGETS))
+        if not isinstance(set_out, bool):
+            raise InvalidDeal("set_out must be true or false")
+        return AuctionFortyFiveOptions(rob_the_pack=rob, points=self.parse_target(raw, TARGETS), set_out=set_out)
 
     def target_for(self, options: AuctionFortyFiveOptions) -> int:
         return options.points
@@ -176,6 +193,10 @@ class AuctionFortyFive(FortyFives):
         said: list[Text | Count] = [self.describe_target(options)]
         if options.rob_the_pack:
             said.append(Text(gettext_noop("the dealer robs the pack")))
+        if options.set_out:
+            said.append(
+                Text(gettext_noop("ends when a side is set back to minus %(count)d"), (("count", options.points),))
+            )
         return tuple(said)
 
     # -- the auction and the draw ------------------------------------------------------
@@ -303,7 +324,8 @@ class AuctionFortyFive(FortyFives):
 
     def deal_points(self, state: DealState) -> tuple[tuple[int, ...], int | None]:
         """Each side's points (a bidding side short of its bid loses it; a made 30 scores 60) and the
-        side that reached the target, the bidding side counting first (or won when a side was set out)."""
+        side that reached the target, the bidding side counting first; else, with the table option
+        ``set_out``, the side leading once a side is at minus the target."""
         if state.thrown_in:
             return (0, 0), None
         contract: Contract = state.contract
@@ -318,7 +340,7 @@ class AuctionFortyFive(FortyFives):
         for side in (bidders, 1 - bidders):
             if state.standing[side] + points[side] >= state.options.points:
                 return tuple(points), side
-        return tuple(points), self.set_out(state, points)
+        return tuple(points), self.leader_once_set_out(state, points) if state.options.set_out else None
 
     def deal_outcome(self, state: DealState) -> dict[str, Any]:
         contract: Contract = state.contract

@@ -19,6 +19,7 @@ from games.engine.tricks.perft import perft_actions
 from .test_engine_cli import engine
 
 ALL = set(CARDS)
+SET_OUT = {"set_out": True}  # the table option that ends a session at minus the target (not in the rules)
 
 
 def rest_of_deck(hands: list[list[str]], top: list[str] = (), upcard: str | None = None) -> list[str]:
@@ -27,11 +28,11 @@ def rest_of_deck(hands: list[list[str]], top: list[str] = (), upcard: str | None
     return [*top, *(card for card in CARDS if card not in dealt)]
 
 
-def auction(hands, actions, *, dealer=3, top=(), scores=None, rob=False, points=None) -> dict:
+def auction(hands, actions, *, dealer=3, top=(), scores=None, rob=False, points=None, set_out=False) -> dict:
     return replay(
         {
             "game": "auction_forty_five",
-            "options": {"rob_the_pack": rob} | ({"points": points} if points else {}),
+            "options": {"rob_the_pack": rob} | ({"points": points} if points else {}) | (SET_OUT if set_out else {}),
             "dealer": dealer,
             "hands": hands,
             "stock": rest_of_deck(hands, list(top)),
@@ -41,10 +42,10 @@ def auction(hands, actions, *, dealer=3, top=(), scores=None, rob=False, points=
     )
 
 
-def auction_state(hands, actions=(), *, dealer=3, top=(), scores=None, rob=False):
+def auction_state(hands, actions=(), *, dealer=3, top=(), scores=None, rob=False, set_out=False):
     state = GAMES["auction_forty_five"].start(
         {
-            "options": {"rob_the_pack": rob},
+            "options": {"rob_the_pack": rob} | (SET_OUT if set_out else {}),
             "dealer": dealer,
             "hands": hands,
             "stock": rest_of_deck(hands, list(top)),
@@ -487,17 +488,43 @@ def test_a_forty_five_session_to_25_is_won_there_and_the_rules_45_is_the_default
         game.parse_options({"points": 30})
 
 
-def test_a_bidding_side_set_back_to_minus_the_target_ends_the_session_for_the_other_side():
+def test_by_the_rules_a_bidding_side_at_minus_120_or_below_plays_on():
     bo_fails_25 = ["pass", "bid:25", "pass", "pass", "call:S", *NO_DRAW, *BO_SPADES]  # Bo and Dag: -25; Anna: 10
-    assert auction(HANDS, bo_fails_25, scores=[0, -90])["result"]["winner"] is None  # -115
     out = auction(HANDS, bo_fails_25, scores=[0, -95])["result"]
-    assert (out["scores"], out["winner"]) == ([10, -120], 0)
-    short = auction(HANDS, bo_fails_25, scores=[-40, -20], points=45)["result"]
-    assert (short["scores"], short["winner"]) == ([-30, -45], 0)  # the side with more points wins
+    assert (out["scores"], out["winner"]) == ([10, -120], None)
     game = GAMES["auction_forty_five"]
     match = game.match_from_record({"dealer": 3, "points": [0, -95]}, players=4, options=game.parse_options({}))
-    state = auction_state(HANDS, bo_fails_25, scores=[0, -95])
+    after = match.settle(auction_state(HANDS, bo_fails_25, scores=[0, -95]))
+    assert (after.points, after.finished) == ((10, -120), False)
+    assert game.start(game.setup(after, random.Random(1))).standing == (10, -120)
+
+
+def test_with_the_set_out_option_a_side_at_minus_the_target_ends_the_session_for_the_other_side():
+    bo_fails_25 = ["pass", "bid:25", "pass", "pass", "call:S", *NO_DRAW, *BO_SPADES]  # Bo and Dag: -25; Anna: 10
+    assert auction(HANDS, bo_fails_25, scores=[0, -90], set_out=True)["result"]["winner"] is None  # -115
+    out = auction(HANDS, bo_fails_25, scores=[0, -95], set_out=True)["result"]
+    assert (out["scores"], out["winner"]) == ([10, -120], 0)
+    short = auction(HANDS, bo_fails_25, scores=[-40, -20], points=45, set_out=True)["result"]
+    assert (short["scores"], short["winner"]) == ([-30, -45], 0)  # the side with more points wins
+    game = GAMES["auction_forty_five"]
+    options = game.parse_options(SET_OUT)
+    match = game.match_from_record({"dealer": 3, "points": [0, -95]}, players=4, options=options)
+    state = auction_state(HANDS, bo_fails_25, scores=[0, -95], set_out=True)
     assert match.settle(state).winners == (0, 2)
+
+
+def test_the_set_out_option_is_off_unless_chosen_and_records_without_it_read_as_before():
+    game = GAMES["auction_forty_five"]
+    stored = game.parse_options({"rob_the_pack": False})  # a table or record from before the option
+    assert not stored.set_out
+    assert stored.as_record() == {"rob_the_pack": False}
+    chosen = game.parse_options({"rob_the_pack": False, "points": "60", "set_out": True})
+    assert chosen.as_record() == {"rob_the_pack": False, "points": 60, "set_out": True}
+    assert game.parse_options(chosen.as_record()) == chosen
+    assert len(game.describe(chosen)) == len(game.describe(stored)) + 1
+    assert [option.default for option in game.options_schema if option.name == "set_out"] == [False]
+    with pytest.raises(InvalidDeal):
+        game.parse_options({"set_out": "on"})
 
 
 @pytest.mark.parametrize("players", [4, 6])

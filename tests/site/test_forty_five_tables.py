@@ -21,8 +21,8 @@ pytestmark = pytest.mark.django_db
 
 
 def sensible_bids(state, rng: random.Random) -> str:
-    """Bid, hold and call by the game's rule of thumb (random bids of 30 keep failing, and the session
-    would end with a side set back to minus 120 rather than at 120); draw and play at random."""
+    """Bid, hold and call by the game's rule of thumb (random bids of 30 keep failing, and a session
+    whose scores only fall never ends); draw and play at random."""
     if state.trick is None and any(action.startswith(("bid:", "call:")) for action in state.legal_actions()):
         return get_game(state.game).rule_of_thumb(state)
     return rng.choice(state.legal_actions())
@@ -141,7 +141,7 @@ def test_a_table_stored_before_points_to_win_plays_to_the_rules_target_and_its_s
     play_to_the_end(session, {0: anna}, random.Random(players), choose=sensible_bids)
     rules = get_game(game)
     match = rules.match_from_record(session.match, players=players, options=rules.parse_options(stored))
-    assert max(match.points) >= target or min(match.points) <= -target
+    assert max(match.points) >= target  # no side set out: that is a table option, off here
     exported = session_export(session)
     assert all(record["options"] == stored for record in exported)  # written as before
     assert exported[0]["fair"]["options"] == stored  # the first deal came from a committed seed

@@ -305,3 +305,37 @@ def test_a_forty_five_session_to_25_opens_from_the_lobby_and_ends_there(players)
     assert session.status == GameSession.Status.FINISHED
     points = session.match["points"]
     assert 25 <= max(points) < 35  # one deal scores 10 at most: the session stopped at 25, not 45
+
+
+SET_OUT = [
+    ("pitch", "End when a player is set back to minus 7", "the player then leading alone wins"),
+    ("smudge", "End when a player is set back to minus 7", "the player then leading alone wins"),
+    ("auction_forty_five", "End when a side is set back to minus the target", "the side then leading wins"),
+]
+
+
+@pytest.mark.parametrize(("game", "label", "leader_wins"), SET_OUT)
+def test_ending_at_minus_the_target_is_an_option_offered_unchecked_and_listed_on_the_rules_page(
+    players, client, game, label, leader_wins
+):
+    lobby = logged_in(players[0]).get(reverse("lobby") + f"?game={game}").content.decode()
+    (box,) = re.findall(r'<input type="checkbox" name="set_out"[^>]*>', lobby)
+    assert "checked" not in box
+    assert label in lobby
+    rules = client.get(reverse("rules", args=[game])).content.decode()
+    listed = rules.split(f"<dt>{label}</dt>")[1].split("</dd>")[0]
+    assert "Not in the rules" in listed
+    assert leader_wins in listed
+    assert "Default: off." in listed
+
+
+@pytest.mark.parametrize(("game", "seats"), [("pitch", 3), ("auction_forty_five", 4)])
+def test_a_table_that_chose_to_end_at_minus_the_target_keeps_it_and_says_so_in_the_lobby(players, game, seats):
+    form = {"game": game, "seats": seats, "turn_seconds": 0}
+    logged_in(players[0]).post(reverse("table_create"), form)
+    logged_in(players[1]).post(reverse("table_create"), form | {"set_out": "on"})
+    plain, chosen = GameSession.objects.order_by("pk")
+    assert plain.options.get("set_out") is False
+    assert chosen.options["set_out"] is True
+    rows = Client().get(reverse("lobby") + f"?game={game}").content.decode()
+    assert rows.count("ends when ") == 1  # the table that chose it, not the other

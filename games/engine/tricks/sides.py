@@ -115,11 +115,11 @@ class SidesGame(AuctionGame):
         """The finished deal's points per side and the side that reached the target first (or None)."""
         raise NotImplementedError
 
-    def set_out(self, state: DealState, points: Sequence[int]) -> int | None:
-        """The side that wins when nobody reached the target: a bidding side that keeps failing is set
-        back without end, so a session could last for ever; once a side is at minus the target or
-        below after a deal, the side with the most points wins (while several share the most, play
-        goes on until one leads alone). Only a game whose scores can fall asks this."""
+    def leader_once_set_out(self, state: DealState, points: Sequence[int]) -> int | None:
+        """For a game that offers a table option to end a session once a side is set back to minus
+        the target or below (not in any rules, off by default: a bidding side that keeps failing is
+        set back without end, and a table may want its session sure to end). The side with the most
+        points after the deal then wins; while several share the most, play goes on until one leads alone."""
         target = self.target_for(state.options)
         after = [have + got for have, got in zip(state.standing, points, strict=True)]
         if min(after) > -target:
