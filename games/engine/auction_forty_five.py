@@ -29,7 +29,12 @@ if TYPE_CHECKING:
 PASS, HOLD, DRAW = "pass", "hold", "draw"
 BIDS = (5, 10, 15, 20, 25, 30)
 WINNING_SCORE = 120
-HIGH_FLOOR = 100  # a side with this many points may not bid or hold below 20
+# A shorter session, as players agree on one: 45, the score of the older game the name comes from
+# (the short "45s" of Newfoundland and Nova Scotia tables), or 60, half a game: a few deals each.
+TARGETS = (45, 60, WINNING_SCORE)
+# A side with this many points may not bid or hold below 20. The rules say 100, and so does the site
+# whatever the target: in a shorter session no side has 100 before a deal, so every bid is open.
+HIGH_FLOOR = 100
 FLOOR_BID = 20
 CARDS_EACH = 5
 CARD_COUNT = ngettext_noop("%(count)d card", "%(count)d cards")
@@ -38,9 +43,17 @@ CARD_COUNT = ngettext_noop("%(count)d card", "%(count)d cards")
 @dataclass(frozen=True, slots=True)
 class AuctionFortyFiveOptions:
     rob_the_pack: bool = False
+    points: int = WINNING_SCORE  # to win the session
+    set_out: bool = False  # a side at minus the target or below ends the session (not in the rules)
 
     def as_record(self, trump: str | None = None) -> dict[str, Any]:
-        return {"rob_the_pack": self.rob_the_pack}
+        """The rules' 120 and no set-out are left out, so that records dealt before the choices read the same."""
+        record: dict[str, Any] = {"rob_the_pack": self.rob_the_pack}
+        if self.points != WINNING_SCORE:
+            record["points"] = self.points
+        if self.set_out:
+            record["set_out"] = True
+        return record
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,22 +148,55 @@ class AuctionFortyFive(FortyFives):
             gettext_noop("Dealer robs the pack"),
             gettext_noop("In the draw the dealer looks through the stock and chooses the new cards."),
         ),
+        Option(
+            "points",
+            "choice",
+            str(WINNING_SCORE),
+            gettext_noop("Points to win"),
+            gettext_noop("The first side to this many points wins the session. Fewer points make a shorter session."),
+            choices=(
+                ("45", gettext_noop("45 points")),
+                ("60", gettext_noop("60 points")),
+                ("120", gettext_noop("120 points")),
+            ),
+        ),
+        # Not in the rules: a bidding side that keeps failing is set back without end, and a session
+        # that may last for ever is a table's own choice to cut short.
+        Option(
+            "set_out",
+            "flag",
+            False,
+            gettext_noop("End when a side is set back to minus the target"),
+            gettext_noop(
+                "Not in the rules: after a deal that leaves a side at minus the points to win or below, "
+                "the session is over and the side then leading wins."
+            ),
+        ),
     )
 
     def parse_options(self, raw: Mapping[str, Any] | None) -> AuctionFortyFiveOptions:
         raw = dict(raw or {})
-        unknown = set(raw) - {"rob_the_pack"}
+        unknown = set(raw) - {"rob_the_pack", "points", "set_out"}
         if unknown:
             raise InvalidDeal(f"unknown {self.name} options: {', '.join(sorted(unknown))}")
-        rob = raw.get("rob_the_pack", False)
+        rob, set_out = raw.get("rob_the_pack", False), raw.get("set_out", False)
         if not isinstance(rob, bool):
             raise InvalidDeal("rob_the_pack must be true or false")
-        return AuctionFortyFiveOptions(rob_the_pack=rob)
+        if not isinstance(set_out, bool):
+            raise InvalidDeal("set_out must be true or false")
+        return AuctionFortyFiveOptions(rob_the_pack=rob, points=self.parse_target(raw, TARGETS), set_out=set_out)
+
+    def target_for(self, options: AuctionFortyFiveOptions) -> int:
+        return options.points
 
     def describe(self, options: AuctionFortyFiveOptions) -> tuple[Text | Count, ...]:
-        said: list[Text | Count] = [self.describe_target()]
+        said: list[Text | Count] = [self.describe_target(options)]
         if options.rob_the_pack:
             said.append(Text(gettext_noop("the dealer robs the pack")))
+        if options.set_out:
+            said.append(
+                Text(gettext_noop("ends when a side is set back to minus %(count)d"), (("count", options.points),))
+            )
         return tuple(said)
 
     # -- the auction and the draw ------------------------------------------------------
@@ -278,7 +324,8 @@ class AuctionFortyFive(FortyFives):
 
     def deal_points(self, state: DealState) -> tuple[tuple[int, ...], int | None]:
         """Each side's points (a bidding side short of its bid loses it; a made 30 scores 60) and the
-        side that reached 120, the bidding side counting first."""
+        side that reached the target, the bidding side counting first; else, with the table option
+        ``set_out``, the side leading once a side is at minus the target."""
         if state.thrown_in:
             return (0, 0), None
         contract: Contract = state.contract
@@ -291,9 +338,9 @@ class AuctionFortyFive(FortyFives):
         elif contract.bid == 30:
             points[bidders] = 60
         for side in (bidders, 1 - bidders):
-            if state.standing[side] + points[side] >= WINNING_SCORE:
+            if state.standing[side] + points[side] >= state.options.points:
                 return tuple(points), side
-        return tuple(points), None
+        return tuple(points), self.leader_once_set_out(state, points) if state.options.set_out else None
 
     def deal_outcome(self, state: DealState) -> dict[str, Any]:
         contract: Contract = state.contract
@@ -490,6 +537,10 @@ class AuctionFortyFive(FortyFives):
             limit = 5 * int(strength + 1.0 + (0.4 if len(state.seats) == 4 else 0.2))
             if HOLD in actions and at.high <= limit:
                 return HOLD
+            if not at.high and self.floor(state, seat) == FLOOR_BID and limit + 5 >= FLOOR_BID:
+                # Near game the lowest bid is 20: stretch one step for it rather than pass, or at
+                # tables where both sides are near game every deal is thrown in, over and over.
+                return f"bid:{FLOOR_BID}"
             bids = [action for action in actions if action.startswith("bid:") and int(action[4:]) <= limit]
             return bids[0] if bids else PASS
         if at.step == "call":

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from .cards import BIT, Card, parse_card
 from .forty_fives import ACE_OF_HEARTS, FortyFives, discard_value
 from .game import CardName, Count, IllegalPlay, InvalidDeal, SeatName, SuitName, Text
-from .options import gettext_noop, ngettext_noop
+from .options import Option, gettext_noop, ngettext_noop
 from .tricks.deal import DealState, Trick
 from .tricks.sides import POINTS, SidesMatch
 
@@ -26,12 +26,18 @@ if TYPE_CHECKING:
 
 ROB, PASS = "rob", "pass"
 WINNING_SCORE = 45
+# A shorter session: 25, the score of Twenty-Five, the Irish game Forty-Five extends to 45 (the
+# same five tricks, played to the older, shorter target).
+TARGETS = (25, WINNING_SCORE)
 
 
 @dataclass(frozen=True, slots=True)
 class FortyFiveOptions:
+    points: int = WINNING_SCORE  # to win the session
+
     def as_record(self, trump: str | None = None) -> dict[str, Any]:
-        return {}
+        """The rules' 45 is left out, so that records dealt before the choice read the same."""
+        return {"points": self.points} if self.points != WINNING_SCORE else {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,13 +62,29 @@ class FortyFive(FortyFives):
     target = WINNING_SCORE
     opens_with_auction = False  # play begins at once when nobody may rob
 
+    options_schema = (
+        Option(
+            "points",
+            "choice",
+            str(WINNING_SCORE),
+            gettext_noop("Points to win"),
+            gettext_noop("The first side to this many points wins the session. Fewer points make a shorter session."),
+            choices=(("25", gettext_noop("25 points")), ("45", gettext_noop("45 points"))),
+        ),
+    )
+
     def parse_options(self, raw: Mapping[str, Any] | None) -> FortyFiveOptions:
-        if raw:
-            raise InvalidDeal(f"{self.name} has no options")
-        return FortyFiveOptions()
+        raw = dict(raw or {})
+        unknown = set(raw) - {"points"}
+        if unknown:
+            raise InvalidDeal(f"unknown {self.name} options: {', '.join(sorted(unknown))}")
+        return FortyFiveOptions(points=self.parse_target(raw, TARGETS))
+
+    def target_for(self, options: FortyFiveOptions) -> int:
+        return options.points
 
     def describe(self, options: FortyFiveOptions) -> tuple[Text | Count, ...]:
-        return (self.describe_target(),)
+        return (self.describe_target(options),)
 
     # -- the turn-up and the rob -----------------------------------------------------
 
@@ -98,7 +120,7 @@ class FortyFive(FortyFives):
     def deal_match(self, match: SidesMatch, rng: random.Random) -> DealState:
         """Deal 3 then 2 from the dealer's left and turn up the next card."""
         dealt, cards = self.shuffled_deal(match, rng)
-        setup = {"dealer": match.dealer, "hands": dealt, "options": {}, "upcard": cards[0]}
+        setup = {"dealer": match.dealer, "hands": dealt, "options": match.options.as_record(), "upcard": cards[0]}
         return self.start(setup | self.record_context(match))
 
     def auction_to_act(self, state: DealState) -> int | None:
@@ -147,12 +169,12 @@ class FortyFive(FortyFives):
     # -- scoring -------------------------------------------------------------------
 
     def deal_points(self, state: DealState) -> tuple[tuple[int, ...], int | None]:
-        """5 to the side with 3 or 4 tricks, 10 for all five; the side that reached 45 wins."""
+        """5 to the side with 3 or 4 tricks, 10 for all five; the side that reached the target wins."""
         taken, _ = self.trick_points(state)
         side = 0 if taken[0] >= 3 else 1
         points = [0, 0]
         points[side] = 10 if taken[side] == 5 else 5
-        winner = side if state.standing[side] + points[side] >= WINNING_SCORE else None
+        winner = side if state.standing[side] + points[side] >= state.options.points else None
         return tuple(points), winner
 
     def deal_outcome(self, state: DealState) -> dict[str, Any]:

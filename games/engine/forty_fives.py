@@ -267,8 +267,16 @@ class FortyFives(SidesGame):
                     barred[seat] |= SUIT_MASK[SUITS.index(led[1])] & ~trumps
         return barred
 
-    def describe_target(self) -> Count:
-        return Count(self.target, *ngettext_noop("first to %(count)d point", "first to %(count)d points"))
+    def describe_target(self, options: Any) -> Count:
+        return Count(self.target_for(options), *ngettext_noop("first to %(count)d point", "first to %(count)d points"))
+
+    def parse_target(self, raw: dict[str, Any], allowed: tuple[int, ...]) -> int:
+        """The ``points`` option (the rules' target when not given; the form sends it as text)."""
+        points = raw.get("points", self.target)
+        points = int(points) if isinstance(points, str) and points.isdigit() else points
+        if isinstance(points, bool) or points not in allowed:
+            raise InvalidDeal(f"points must be one of {', '.join(str(target) for target in allowed)}")
+        return points
 
 
 def deal_unseen(

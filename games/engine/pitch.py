@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .all_fours import CATEGORIES, TARGET, AllFours
 from .cards import INDEX, Card
 from .game import Count, IllegalPlay, InvalidDeal, SeatName, Text
-from .options import gettext_noop, ngettext_noop
+from .options import Option, gettext_noop, ngettext_noop
 from .tricks.deal import DealState, Trick
 
 if TYPE_CHECKING:
@@ -26,8 +26,11 @@ PASS = "pass"
 
 @dataclass(frozen=True, slots=True)
 class PitchOptions:
+    set_out: bool = False  # a player at minus 7 or below ends the session (not in the rules)
+
     def as_record(self, trump: str | None = None) -> dict[str, Any]:
-        return {}
+        """Left out when off, so that a table by the rules writes its records as before the option."""
+        return {"set_out": True} if self.set_out else {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,13 +50,38 @@ class Pitch(AllFours):
     low_to_holder = False
     bids: ClassVar[tuple[str, ...]] = ("bid:1", "bid:2", "bid:3", "bid:4")
 
+    # Not in the rules: a pitcher who keeps failing is set back without end, and a session that
+    # may last for ever is a table's own choice to cut short (random or reckless bidding drifts down).
+    options_schema = (
+        Option(
+            "set_out",
+            "flag",
+            False,
+            gettext_noop("End when a player is set back to minus 7"),
+            gettext_noop(
+                "Not in the rules: after a deal that leaves a player at minus 7 or below, the session is over "
+                "and the player then leading alone wins (while several share the lead, play goes on)."
+            ),
+        ),
+    )
+
     def parse_options(self, raw: Mapping[str, Any] | None) -> PitchOptions:
-        if raw:
-            raise InvalidDeal(f"{self.name} has no options")
-        return PitchOptions()
+        raw = dict(raw or {})
+        unknown = set(raw) - {"set_out"}
+        if unknown:
+            raise InvalidDeal(f"unknown {self.name} options: {', '.join(sorted(unknown))}")
+        set_out = raw.get("set_out", False)
+        if not isinstance(set_out, bool):
+            raise InvalidDeal("set_out must be true or false")
+        return PitchOptions(set_out=set_out)
 
     def describe(self, options: PitchOptions) -> tuple[Text | Count, ...]:
-        return (Count(TARGET, *ngettext_noop("first to %(count)d point", "first to %(count)d points")),)
+        said: list[Text | Count] = [
+            Count(TARGET, *ngettext_noop("first to %(count)d point", "first to %(count)d points"))
+        ]
+        if options.set_out:
+            said.append(Text(gettext_noop("ends when a player is set back to minus 7")))
+        return tuple(said)
 
     def bid_value(self, bid: str) -> int:
         return self.bids.index(bid) + 1
@@ -109,7 +137,8 @@ class Pitch(AllFours):
 
     def deal_points(self, state: DealState) -> tuple[tuple[int, ...], int | None]:
         """Each seat's points (a pitcher short of the bid loses it instead) and the winner: the
-        pitcher counting first, then the others' points in the order high, low, jack, game."""
+        pitcher counting first, then the others' points in the order high, low, jack, game; else,
+        with the table option ``set_out``, the one leading alone once a pitcher is at minus 7."""
         players = state.players
         if state.thrown_in:
             return (0,) * players, None
@@ -138,7 +167,7 @@ class Pitch(AllFours):
             running[side] += 1
             if running[side] >= TARGET:
                 return tuple(points), side
-        return tuple(points), None
+        return tuple(points), self.leader_once_set_out(state, points) if state.options.set_out else None
 
     def wins_at_once(self, state: DealState) -> bool:
         """A made bid that ends the game whatever the score (Smudge's smudge)."""

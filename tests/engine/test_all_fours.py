@@ -39,10 +39,10 @@ def seven_up(hands, top, actions, *, dealer=1, scores=None, partnerships=False) 
     return replay(record)
 
 
-def pitch(hands, actions, *, dealer=None, scores=None, game="pitch") -> dict:
+def pitch(hands, actions, *, dealer=None, scores=None, game="pitch", options=None) -> dict:
     record = {
         "game": game,
-        "options": {},
+        "options": options or {},
         "dealer": len(hands) - 1 if dealer is None else dealer,
         "hands": hands,
         "scores": scores or [0] * len(hands),
@@ -369,6 +369,72 @@ def test_a_failed_smudge_loses_four():
     result = pitch([anna, bo], ["smudge", "pass", *plays], game="smudge", dealer=1)["result"]
     assert not result["made"]
     assert result["points"][0] == -4
+
+
+# Three players, Cleo deals: Anna pitches for 4 with the two of hearts and Bo's tricks take every prize
+# but the jack (never played): Anna loses 4, Bo scores 3, Cleo nothing.
+FAILED_FOUR = (
+    [["2H", "3S", "4S", "5S", "6S", "7S"], ["AH", "8D", "9D", "TD", "JD", "QD"], ["3C", "4C", "5C", "6C", "7C", "8C"]],
+    ["bid:4", "pass", "pass", "2H", "AH", "3C", *("8D", "4C", "3S", "9D", "5C", "4S", "TD", "6C", "5S")],
+    ["JD", "7C", "6S", "QD", "8C", "7S"],
+)
+
+
+def failed_four(game: str) -> tuple[list[list[str]], list[str]]:
+    hands, actions, last = FAILED_FOUR
+    return hands, [*actions, *last] if game == "pitch" else ["smudge", *actions[1:], *last]
+
+
+@pytest.mark.parametrize("game", ["pitch", "smudge"])
+def test_by_the_rules_a_pitcher_at_minus_7_or_below_plays_on(game):
+    hands, actions = failed_four(game)
+    done = pitch(hands, actions, scores=[-3, 1, 3], game=game)["result"]
+    assert (done["scores"], done["winner"]) == ([-7, 4, 3], None)  # Anna at -7, Bo leads alone: play on
+    rules = GAMES[game]
+    match = rules.match_from_record({"dealer": 2, "points": [-3, 1, 3]}, players=3, options=rules.parse_options({}))
+    state = rules.start({"dealer": 2, "hands": hands, "scores": [-3, 1, 3]})
+    for action in actions:
+        state = state.apply(action)
+    after = match.settle(state)
+    assert (after.points, after.finished) == ((-7, 4, 3), False)
+    assert rules.start(rules.setup(after, random.Random(1))).standing == (-7, 4, 3)
+
+
+SET_OUT = {"set_out": True}
+
+
+@pytest.mark.parametrize("game", ["pitch", "smudge"])
+def test_with_the_set_out_option_a_pitcher_at_minus_7_ends_the_session_for_the_one_who_leads(game):
+    hands, actions = failed_four(game)
+    done = pitch(hands, actions, scores=[-2, 1, 3], game=game, options=SET_OUT)["result"]
+    assert (done["points"], done["winner"]) == ([-4, 3, 0], None)  # Anna at -6: play on
+    done = pitch(hands, actions, scores=[-3, 1, 3], game=game, options=SET_OUT)["result"]
+    assert (done["scores"], done["winner"]) == ([-7, 4, 3], 1)  # Anna at -7: Bo leads alone and wins
+    # Bo and Cleo level at the top: the session goes on until one leads alone.
+    rules = GAMES[game]
+    options = rules.parse_options(SET_OUT)
+    match = rules.match_from_record({"dealer": 2, "points": [-3, 1, 4]}, players=3, options=options)
+    state = rules.start({"dealer": 2, "hands": hands, "scores": [-3, 1, 4], "options": SET_OUT})
+    for action in actions:
+        state = state.apply(action)
+    after = match.settle(state)
+    assert (after.points, after.finished) == ((-7, 4, 4), False)
+    assert rules.start(rules.setup(after, random.Random(1))).standing == (-7, 4, 4)
+
+
+@pytest.mark.parametrize("game", ["pitch", "smudge"])
+def test_the_set_out_option_is_off_unless_chosen_and_records_without_it_read_as_before(game):
+    rules = GAMES[game]
+    assert rules.parse_options({}) == rules.parse_options(None) == rules.parse_options({"set_out": False})
+    assert rules.parse_options({}).as_record() == {}  # a default deal's record, as before the option
+    chosen = rules.parse_options(SET_OUT)
+    assert chosen.as_record() == SET_OUT
+    assert rules.parse_options(chosen.as_record()) == chosen
+    assert len(rules.describe(chosen)) == len(rules.describe(rules.parse_options({}))) + 1
+    assert [option.default for option in rules.options_schema if option.name == "set_out"] == [False]
+    for wrong in ({"set_out": "yes"}, {"set_out": 1}, {"points": 5}):
+        with pytest.raises(InvalidDeal):
+            rules.parse_options(wrong)
 
 
 @pytest.mark.parametrize(

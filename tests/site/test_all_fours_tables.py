@@ -16,6 +16,7 @@ from games.engine import get_game
 from games.engine.records import replay
 from games.history import _rivals, session_export
 from games.models import GameSession, Standing
+from games.services import fair
 from tests.site_helpers import exports_replay, play_to_the_end, table_with
 
 pytestmark = pytest.mark.django_db
@@ -99,3 +100,24 @@ def test_partnerships_need_four_players_when_the_table_opens_and_when_it_starts(
     session.refresh_from_db()
     assert session.status == GameSession.Status.WAITING  # still waiting for the fourth player
     assert session.seats.count() == 4
+
+
+@pytest.mark.parametrize(("game", "stored"), [("pitch", {}), ("smudge", {}), ("pitch", {"set_out": False})])
+def test_a_table_stored_without_set_out_plays_by_the_rules_and_writes_its_records_as_before(
+    make_user, monkeypatch, game, stored
+):
+    seeds = random.Random(3)  # the committed seeds, drawn the same on every run
+    monkeypatch.setattr(fair, "new_seed", lambda: seeds.randbytes(32))
+    anna = make_user("anna")
+    session = table_with(anna, game, {}, 3, computers=(1, 2), level="medium")
+    GameSession.objects.filter(pk=session.pk).update(options=stored)  # {}: as tables were stored before the option
+    session = services.session_start(session_id=session.pk, user=anna)  # from a committed seed
+    play_to_the_end(session, {0: anna}, random.Random(3))
+    rules = get_game(game)
+    match = rules.match_from_record(session.match, players=3, options=rules.parse_options(stored))
+    (winner,) = match.winners
+    assert match.points[winner] >= 7 or replay(session_export(session)[-1])["result"].get("contract") == "smudge"
+    exported = session_export(session)
+    assert all(record["options"] == {} for record in exported)  # written as before the option
+    assert exported[0]["fair"]["options"] == stored  # the first deal came from a committed seed
+    exports_replay(session, rules)  # and verifies against it

@@ -13,7 +13,9 @@ from django.utils import translation
 
 from games import services
 from games.engine import get_game
+from games.history import session_export
 from games.models import GameSession, Standing
+from games.services import fair
 from tests.site_helpers import exports_replay, play_to_the_end, table_with
 
 pytestmark = pytest.mark.django_db
@@ -124,3 +126,26 @@ def test_the_rules_pages_draw_every_trump_ladder(client):
         for card in ("5H", "JD", "AH", "2C", "TS"):
             assert f'data-card="{card}"' in page
         assert page.count('data-card="AH"') >= 4  # the A♥ in every ladder
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "stored", "target"),
+    [("auction_forty_five", 4, {"rob_the_pack": False}, 120), ("forty_five", 2, {}, 45)],
+)
+def test_a_table_stored_before_points_to_win_plays_to_the_rules_target_and_its_seeded_deal_verifies(
+    make_user, monkeypatch, game, players, stored, target
+):
+    seeds = random.Random(7)  # the committed seeds, drawn the same on every run
+    monkeypatch.setattr(fair, "new_seed", lambda: seeds.randbytes(32))
+    anna = make_user("anna")
+    session = table_with(anna, game, {}, players, computers=range(1, players), level="medium")
+    GameSession.objects.filter(pk=session.pk).update(options=stored)  # as tables were stored before the choice
+    session = services.session_start(session_id=session.pk, user=anna)  # from a committed seed
+    play_to_the_end(session, {0: anna}, random.Random(players), choose=sensible_bids)
+    rules = get_game(game)
+    match = rules.match_from_record(session.match, players=players, options=rules.parse_options(stored))
+    assert max(match.points) >= target  # no side set out: that is a table option, off here
+    exported = session_export(session)
+    assert all(record["options"] == stored for record in exported)  # written as before
+    assert exported[0]["fair"]["options"] == stored  # the first deal came from a committed seed
+    exports_replay(session, rules)  # and verifies against it

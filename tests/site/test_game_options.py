@@ -278,3 +278,64 @@ def test_a_game_for_four_players_only_asks_for_no_seat_count(players):
     assert "3 to 10 players." in page  # Femkort
     created = logged_in(players[0]).post(reverse("table_create"), {"game": "euchre", "seats": 4, "turn_seconds": 0})
     assert created.status_code == 302
+
+
+SHORTER = [("auction_forty_five", "120", ("45", "60")), ("forty_five", "45", ("25",))]
+
+
+@pytest.mark.parametrize(("game", "default", "shorter"), SHORTER)
+def test_the_forty_fives_offer_a_shorter_session_with_the_rules_target_chosen(players, client, game, default, shorter):
+    lobby = logged_in(players[0]).get(reverse("lobby") + f"?game={game}").content.decode()
+    field = lobby.split('name="points"')[1].split("</select>")[0]
+    assert re.search(rf'<option value="{default}" selected>{default} points</option>', field)
+    for points in shorter:
+        assert f'<option value="{points}">{points} points</option>' in field
+    rules = client.get(reverse("rules", args=[game])).content.decode()
+    assert "<dt>Points to win</dt>" in rules
+    assert f"Default: {default} points." in rules
+
+
+def test_a_forty_five_session_to_25_opens_from_the_lobby_and_ends_there(players):
+    logged_in(players[0]).post(
+        reverse("table_create"), {"game": "forty_five", "seats": 2, "points": "25", "turn_seconds": 0}
+    )
+    assert GameSession.objects.get().options == {"points": 25}
+    assert "first to 25 points" in Client().get(reverse("lobby")).content.decode()  # the waiting table's row
+    session = play_session(players[:1], computers=1, game="forty_five", options={"points": "25"}, seed=3)
+    assert session.status == GameSession.Status.FINISHED
+    points = session.match["points"]
+    assert 25 <= max(points) < 35  # one deal scores 10 at most: the session stopped at 25, not 45
+
+
+SET_OUT = [
+    ("pitch", "End when a player is set back to minus 7", "the player then leading alone wins"),
+    ("smudge", "End when a player is set back to minus 7", "the player then leading alone wins"),
+    ("auction_forty_five", "End when a side is set back to minus the target", "the side then leading wins"),
+]
+
+
+@pytest.mark.parametrize(("game", "label", "leader_wins"), SET_OUT)
+def test_ending_at_minus_the_target_is_an_option_offered_unchecked_and_listed_on_the_rules_page(
+    players, client, game, label, leader_wins
+):
+    lobby = logged_in(players[0]).get(reverse("lobby") + f"?game={game}").content.decode()
+    (box,) = re.findall(r'<input type="checkbox" name="set_out"[^>]*>', lobby)
+    assert "checked" not in box
+    assert label in lobby
+    rules = client.get(reverse("rules", args=[game])).content.decode()
+    listed = rules.split(f"<dt>{label}</dt>")[1].split("</dd>")[0]
+    assert "Not in the rules" in listed
+    assert leader_wins in listed
+    assert "Default: off." in listed
+
+
+@pytest.mark.parametrize(("game", "seats"), [("pitch", 3), ("auction_forty_five", 4)])
+def test_a_table_that_chose_to_end_at_minus_the_target_keeps_it_and_says_so_in_the_lobby(players, game, seats):
+    form = {"game": game, "seats": seats, "turn_seconds": 0}
+    logged_in(players[0]).post(reverse("table_create"), form)
+    logged_in(players[1]).post(reverse("table_create"), form | {"set_out": "on"})
+    plain, chosen = GameSession.objects.order_by("pk")
+    assert plain.options.get("set_out") is False
+    assert chosen.options["set_out"] is True
+    rows = Client().get(reverse("lobby") + f"?game={game}").content.decode()
+    assert rows.count("ends when ") == 1  # the table that chose it, not the other

@@ -26,7 +26,7 @@ POINTS = ngettext_noop("%(count)d point", "%(count)d points")
 class SidesGame(AuctionGame):
     """A deck of 52, an auction before the tricks, and sides scoring to ``target``."""
 
-    target: ClassVar[int]  # points to win a session
+    target: ClassVar[int]  # points to win a session, unless the table chose another (``target_for``)
     lowest_score: ClassVar[int] = -1000  # how far below zero a side may go (some games never go below 0)
     uses_stock: ClassVar[bool] = False  # the deal draws from the undealt cards
     opens_with_auction: ClassVar[bool] = True  # False: the game's own start says whether play begins at once
@@ -60,9 +60,14 @@ class SidesGame(AuctionGame):
             or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores)
         ):
             raise InvalidDeal(f"scores must list a whole number for each of the {sides} sides")
-        if any(score >= self.target for score in scores) or any(score < self.lowest_score for score in scores):
-            raise InvalidDeal(f"every score before a deal is below {self.target} (and at least {self.lowest_score})")
+        target = self.target_for(state.options)
+        if any(score >= target for score in scores) or any(score < self.lowest_score for score in scores):
+            raise InvalidDeal(f"every score before a deal is below {target} (and at least {self.lowest_score})")
         return replace(state, standing=tuple(scores))
+
+    def target_for(self, options: Any) -> int:
+        """The points that win a session with these table options (a game may offer a shorter one)."""
+        return self.target
 
     def with_stock(self, state: DealState, stock: Any) -> DealState:
         """The deal with its stock: every undealt card, top first, where the game draws from it."""
@@ -109,6 +114,18 @@ class SidesGame(AuctionGame):
     def deal_points(self, state: DealState) -> tuple[tuple[int, ...], int | None]:
         """The finished deal's points per side and the side that reached the target first (or None)."""
         raise NotImplementedError
+
+    def leader_once_set_out(self, state: DealState, points: Sequence[int]) -> int | None:
+        """For a game that offers a table option to end a session once a side is set back to minus
+        the target or below (not in any rules, off by default: a bidding side that keeps failing is
+        set back without end, and a table may want its session sure to end). The side with the most
+        points after the deal then wins; while several share the most, play goes on until one leads alone."""
+        target = self.target_for(state.options)
+        after = [have + got for have, got in zip(state.standing, points, strict=True)]
+        if min(after) > -target:
+            return None
+        leaders = [side for side, score in enumerate(after) if score == max(after)]
+        return leaders[0] if len(leaders) == 1 else None
 
     def new_match(self, *, players: int, options: Any, rng: random.Random) -> SidesMatch:
         self.deck(players)
