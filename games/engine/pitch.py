@@ -193,6 +193,12 @@ class Pitch(AllFours):
             (("name", SeatName(bidder)), ("bid", self.bid_said(best[1]))),
         )
 
+    def duty_said(self, seen: SeatView) -> Text | None:
+        """The pitch: the pitcher's first card names trump, and the prompt says so."""
+        if seen.trump is None and seen.trick is not None and not seen.trick.cards and not seen.tricks:
+            return Text(gettext_noop("Your lead: play any card; its suit becomes trump."))
+        return super().duty_said(seen)
+
     def contract_facts(self, view: SeatView) -> tuple[Text, ...]:
         contract: Contract | None = view.contract
         if contract is None:
