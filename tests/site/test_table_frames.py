@@ -100,7 +100,7 @@ def test_a_refusal_note_goes_with_the_next_change_and_the_prompt_says_what_to_do
     table = table_view(table_snapshot(session.pk), user)
     page, regions = table_frame(table, None)
     assert table.refusal, game
-    assert f'data-refusal="{escape(table.refusal)}"' in page  # what the page says for a greyed card
+    assert f'data-refusal="{escape(table.refusal)}"' in page  # what the page says for a card that may not be played
     with pytest.raises(services.TableError) as refusal:
         services.action_take(session_id=session.pk, user=user, action=refused[0], seen_seq=session.seq)
     page = _note_written(page, refusal.value.message)
