@@ -139,6 +139,7 @@ class DealRow:
     deal: Deal
     record: dict | None  # None when the deal's plays were not kept
     after: Match | None  # the session once this deal was settled (unknown if its plays were not kept)
+    winners: tuple[int, ...] = ()  # the seats that won it, as its game says (``Game.deal_winner_label``)
 
 
 def session_history(session: GameSession) -> list[DealRow]:
@@ -167,8 +168,18 @@ def session_history(session: GameSession) -> list[DealRow]:
         if deal.fair:  # the deal is over: how it was shuffled may be shown, seed and every card dealt
             record["fair"] = deal.fair | {"setup": deal.setup}
         match = match.settle(state)
-        rows.append(DealRow(deal, record, match))
+        rows.append(DealRow(deal, record, match, state.outcome().winners))
     return rows
+
+
+def session_facts(session: GameSession, seats: list[Seat]) -> list[str]:
+    """What the game says of the session as a whole once it is over (chips left on a layout, say)."""
+    if session.status != GameSession.Status.FINISHED or not session.match:
+        return []
+    rules = get_game(session.game)
+    options = rules.parse_options(session.options)
+    match = rules.match_from_record(session.match, players=session.seat_count, options=options)
+    return [say(text, [seat.name for seat in seats]) for text in rules.match_facts(match)]
 
 
 def scores_after(session: GameSession, seats: list[Seat], row: DealRow) -> str:
@@ -314,6 +325,8 @@ def profile_of(username: str, *, with_private: bool = False) -> Profile:
     if player is None:
         raise Http404("No such player.")
     standings = list(Standing.objects.filter(user=player).order_by("game", "against"))
+    for standing in standings:  # "Deals won" means something only where the game counts them
+        standing.deals_counted = get_game(standing.game).counts_deals_won
     trend = list(
         Seat.objects.filter(user=player, rating_after__isnull=False, session__with_computers=False)
         .order_by("-session__finished")

@@ -14,8 +14,10 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from . import history, reviews, services
 from .access import deal_visible, may_see, table_visible
+from .engine import get_game
 from .models import Block, Follow, Standing
 from .selectors import game_list, game_or_first, session_result
+from .words import names_said
 
 
 @require_safe
@@ -23,13 +25,22 @@ from .selectors import game_list, game_or_first, session_result
 def session_page(request: HttpRequest, session_id: int) -> HttpResponse:
     session, seats, deals = history.session_detail(session_id)
     names = {seat.position: seat.name for seat in seats}
-    after = {row.deal.pk: history.scores_after(session, seats, row) for row in history.session_history(session)}
+    played = history.session_history(session)
+    after = {row.deal.pk: history.scores_after(session, seats, row) for row in played}
+    won = {row.deal.pk: names_said([names[seat] for seat in row.winners]) for row in played if row.winners}
     rows = [
-        (deal, names.get(deal.dealer, "?"), names.get(deal.winner, ""), after.get(deal.pk, ""))
+        (deal, names.get(deal.dealer, "?"), won.get(deal.pk, ""), after.get(deal.pk, ""))
         for deal in deals
         if deal.finished is None or deal.pk in after  # a deal dealt again by agreement is not listed
     ]
-    context = {"session": session, "seats": seats, "deals": rows, "result": session_result(session, seats)}
+    context = {
+        "session": session,
+        "seats": seats,
+        "deals": rows,
+        "result": session_result(session, seats),
+        "winner_label": _(get_game(session.game).deal_winner_label),
+        "facts": history.session_facts(session, seats),
+    }
     return render(request, "games/session.html", context)
 
 

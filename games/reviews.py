@@ -7,13 +7,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from django.db.models import Count, Q
-from django.utils.translation import gettext as _
 
 from .cardnames import RED_SUITS, card_label, card_short
 from .engine.game import View
 from .models import Deal, DealReview, GameSession, Seat
 from .records import deal_start
-from .words import say
+from .words import names_said, say
 
 
 @dataclass(frozen=True)
@@ -39,6 +38,8 @@ class DecisionRow:
     open_best: Said | None = None  # with every card visible (cards only, when solved)
     open_best_winners: str = ""
     open_played_winners: str = ""
+    open_played_count: int = 1  # how many win after the chosen card (a verb agrees with them)
+    open_same_winners: bool = False  # the best card and the chosen one let the same seats win the deal
     open_agrees: bool = False  # the chosen card is one of the best with every card visible
     open_solved: bool = False
 
@@ -93,13 +94,17 @@ def _rows(deal: Deal, decisions: list[dict]) -> list[DecisionRow]:
         solved = decision.get("open")
         if solved:
             best = solved["best"][0]
+            best_winners = solved["winners"].get(best, [])
+            played_winners = solved["winners"].get(decision["played"], [])
             row = replace(
                 row,
                 open_solved=True,
                 open_best=said(best),
                 open_agrees=decision["played"] in solved["best"],
-                open_best_winners=_winners(solved["winners"].get(best, []), names),
-                open_played_winners=_winners(solved["winners"].get(decision["played"], []), names),
+                open_best_winners=names_said([names[seat] for seat in best_winners]),
+                open_played_winners=names_said([names[seat] for seat in played_winners]),
+                open_played_count=max(1, len(played_winners)),
+                open_same_winners=sorted(best_winners) == sorted(played_winners),
             )
         rows.append(row)
     return rows
@@ -115,10 +120,6 @@ def _namer(view: View, names: list[str]) -> Callable[[str], Said]:
         return Said(words.get(action, action), words.get(action, action), False)
 
     return said
-
-
-def _winners(seats: list[int], names: list[str]) -> str:
-    return ", ".join(names[seat] for seat in seats) if seats else _("nobody")
 
 
 def marked_by_session(session_ids: list[int], user_id: int) -> dict[int, int | None]:

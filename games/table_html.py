@@ -42,9 +42,10 @@ def table_html(table: TableView, *, error: str = "", request=None) -> str:
 
 def table_frame(table: TableView, shown: dict[str, str] | None) -> tuple[str, dict[str, str]]:
     """What a page that shows ``shown`` needs to show ``table``: only the regions that changed, each
-    swapped in by its id (the state last), or the whole table when nothing is shown yet or anything
-    outside the regions differs (a hand appears, a seat sits out, the deal ends). Returns the frame
-    and what it leaves shown (the regions, and under ``""`` the rest of the table).
+    swapped in by its id (the state last), and the dock's note emptied (``NOTE``); or the whole
+    table when nothing is shown yet or anything outside the regions differs (a hand appears, a
+    seat sits out, the deal ends). Returns the frame and what it leaves shown (the regions, and
+    under ``""`` the rest of the table).
 
     A frame of regions is built from the shared pieces without rendering the table around them: per
     socket, only its own prompt, hand, controls and state."""
@@ -52,11 +53,16 @@ def table_frame(table: TableView, shown: dict[str, str] | None) -> tuple[str, di
     regions = _regions(pieces)
     if shown is None or regions.keys() != shown.keys() or regions[""] != shown[""]:
         return _whole(table, "", pieces), regions
-    return "".join(text for name, text in regions.items() if name and shown[name] != text), regions
+    changed = (text for name, text in regions.items() if name and (name == NOTE or shown[name] != text))
+    return "".join(changed), regions
 
 
 # The table's regions: each one element, with an id, between markers in the templates.
 REGION = re.compile(r"<!--r:([\w-]+)-->.*?<!--/r-->", re.S)
+# The note over the prompt says why a card or call was refused. The page writes into it too (table.js,
+# for a card tapped that may not be played now), so nobody here knows what it shows: every frame of
+# regions empties it, and the prompt under it shows again, saying what to do now.
+NOTE = "hand-note"
 
 
 def regions_of(html: str) -> dict[str, str]:
@@ -126,7 +132,10 @@ def _whole(table: TableView, error: str, pieces: dict[str, str]) -> str:
 def _regions(pieces: dict[str, str]) -> dict[str, str]:
     body, skeleton = _body_regions(pieces["body"])
     regions = dict(body)
-    for name in ("prompt", "hand", "controls", "state"):
+    regions.update(regions_of(pieces["prompt"]))
+    if pieces["hand"]:  # the dock: the note between the prompt and the hand
+        regions[NOTE] = _empty_note()
+    for name in ("hand", "controls", "state"):
         regions.update(regions_of(pieces[name]))
     regions[""] = f"{skeleton}\n{bool(pieces['hand'])}"  # besides the body's, the rest only depends on the dock
     return regions
@@ -136,6 +145,11 @@ def _regions(pieces: dict[str, str]) -> dict[str, str]:
 def _body_regions(body: str) -> tuple[tuple[tuple[str, str], ...], str]:
     """The body's regions and what is left around them: once per body, however many sockets share it."""
     return tuple(regions_of(body).items()), REGION.sub("", body)
+
+
+@lru_cache(maxsize=1)
+def _empty_note() -> str:
+    return render_to_string("games/regions/_note.html", {"error": ""})
 
 
 def _controls_variant(table: TableView) -> tuple:

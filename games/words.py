@@ -45,3 +45,12 @@ def _param(value: object, names: Sequence[str]) -> object:
 
 def say_count(count: Count) -> str:
     return ngettext(count.singular, count.plural, count.count) % {"count": count.count}
+
+
+def names_said(names: Sequence[str]) -> str:
+    """Names as a sentence lists them: "Anna", "Anna and Bo", "Anna, Bo and Cleo" (empty: "nobody")."""
+    if not names:
+        return _("nobody")
+    if len(names) == 1:
+        return names[0]
+    return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}

@@ -99,6 +99,17 @@ class AllFours(SidesGame):
             )
         return IllegalPlay("must_follow", message, seat=seat, card=card, legal=legal, suit=led, text=text)
 
+    def duty_said(self, seen: SeatView) -> Text | None:
+        """A plain suit led may be trumped even by a seat that holds it: the prompt says so."""
+        trick, trump = seen.trick, seen.trump
+        if trick is None or not trick.cards or trump is None:
+            return None
+        led = trick.cards[0][1]
+        suits = {card[1] for card in seen.hand}
+        if led != trump and led in suits and trump in suits:
+            return Text(gettext_noop("Your turn: follow %(suit)s or play a trump."), (("suit", SuitName(led)),))
+        return None
+
     # -- categories ------------------------------------------------------------------
 
     def categories(self, state: DealState) -> Categories:

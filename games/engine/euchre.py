@@ -334,6 +334,29 @@ class Euchre(AuctionGame):
 
     # -- words for the table --------------------------------------------------------
 
+    def duty_said(self, seen: SeatView) -> Text | None:
+        """The left bower is a trump, whatever suit it shows: the prompt says so where it matters."""
+        trick, trump = seen.trick, seen.trump
+        if trick is None or not trick.cards or trump is None:
+            return None
+        left = "J" + SAME_COLOUR[trump]
+        if left not in seen.hand:
+            return None
+        led = suit_in_play(trick.cards[0], trump)
+        card = ("card", CardName(left))
+        if led == trump:
+            return Text(gettext_noop("Your turn: play a trump (the %(card)s is one)."), (card,))
+        if led != left[1]:
+            return None
+        if seen.duty[0] == "discard":
+            return Text(
+                gettext_noop("Your turn: you have no %(suit)s (the %(card)s is a trump), play any card."),
+                (("suit", SuitName(led)), card),
+            )
+        return Text(
+            gettext_noop("Your turn: follow %(suit)s (the %(card)s is a trump)."), (("suit", SuitName(led)), card)
+        )
+
     def sides(self, players: int, options: Any = None) -> tuple[tuple[int, ...], ...]:
         return TEAMS
 

@@ -142,7 +142,8 @@ class FortyFives(SidesGame):
         return IllegalPlay("must_follow", message, seat=seat, card=card, legal=legal, suit=suit, text=text)
 
     def duty_said(self, seen: SeatView) -> Text | None:
-        """Say when a top trump may be kept back, and that a plain suit may be trumped."""
+        """Say when a top trump may be kept back, that a plain suit may be trumped, and that the A♥
+        is a trump (not a heart)."""
         trick, trump = seen.trick, seen.trump
         if trick is None or not trick.cards or trump is None:
             return None
@@ -162,8 +163,18 @@ class FortyFives(SidesGame):
                 gettext_noop("Your turn: play a trump; you may keep %(cards)s, since the %(card)s led is lower."),
                 params,
             )
-        if not is_trump(led, trump) and any(self.suit_in_play(card, trump) == led[1] for card in seen.hand):
-            return Text(gettext_noop("Your turn: follow %(suit)s or play a trump."), (("suit", SuitName(led[1])),))
+        trumps = [card for card in seen.hand if is_trump(card, trump)]
+        if is_trump(led, trump):
+            return Text(gettext_noop("Your turn: play a trump.")) if trumps else None  # the A♥ is one
+        suit = (("suit", SuitName(led[1])),)
+        if any(self.suit_in_play(card, trump) == led[1] for card in seen.hand):
+            return Text(gettext_noop("Your turn: follow %(suit)s or play a trump."), suit) if trumps else None
+        shown = [card for card in seen.hand if card[1] == led[1]]  # the A♥ on a hearts lead: a trump
+        if shown:
+            return Text(
+                gettext_noop("Your turn: you have no %(suit)s (the %(card)s is a trump), play any card."),
+                (*suit, ("card", CardName(shown[0]))),
+            )
         return None
 
     def trick_points(self, state: DealState) -> tuple[tuple[int, ...], int | None]:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Protocol
 
 from .cards import INDEX, Card
-from .options import Option
+from .options import Option, gettext_noop
 
 # -- sentences -------------------------------------------------------------------
 
@@ -330,6 +330,8 @@ class Game:
     score_counts_losses: ClassVar[bool] = False
     # The leaderboard counts deals won: a deal's single winner is a seat that won it.
     counts_deals_won: ClassVar[bool] = True
+    # What a deal's winners (``Outcome.winners``) did, as the session page's column of them says it.
+    deal_winner_label: ClassVar[str] = gettext_noop("Won the deal")
 
     def deal_score(self, state: State, seat: int) -> float:
         """How well a finished deal went for ``seat`` on its own terms (the arena's rate): 1 for a deal won."""

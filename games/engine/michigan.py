@@ -555,17 +555,17 @@ def _choice(action: str) -> Choice:
         return Choice(action, Text(gettext_noop("Pass")))
     if action.startswith("bid:"):
         return Choice(action, _chips(int(action[4:])))
-    spread = spread_of(action)
-    return Choice(
-        action,
-        Text(
-            gettext_noop("%(first)s %(a)d · %(second)s %(b)d · %(third)s %(c)d · %(fourth)s %(d)d"),
-            (
-                *zip(("first", "second", "third", "fourth"), (CardName(card) for card in BOODLES), strict=True),
-                *zip("abcd", spread, strict=True),
-            ),
+    return Choice(action, _spread_said(spread_of(action)), primary=action == EVEN_SPREAD)
+
+
+def _spread_said(spread: tuple[int, ...]) -> Text:
+    """Chips on each boodle, named by its card: "A♥ 2 · K♣ 2 · Q♦ 2 · J♠ 2"."""
+    return Text(
+        gettext_noop("%(first)s %(a)d · %(second)s %(b)d · %(third)s %(c)d · %(fourth)s %(d)d"),
+        (
+            *zip(("first", "second", "third", "fourth"), (CardName(card) for card in BOODLES), strict=True),
+            *zip("abcd", spread, strict=True),
         ),
-        primary=action == EVEN_SPREAD,
     )
 
 
@@ -600,13 +600,8 @@ def _log(state: MichiganState) -> tuple[Text, ...]:
     for seat, action in state.history:
         name = (("name", SeatName(seat)),)
         if action.startswith("ante:"):
-            a, b, c, d = spread_of(action)
-            said.append(
-                Text(
-                    gettext_noop("%(name)s puts %(first)d · %(second)d · %(third)d · %(fourth)d on the boodles."),
-                    (*name, ("first", a), ("second", b), ("third", c), ("fourth", d)),
-                )
-            )
+            spread = (("spread", _spread_said(spread_of(action))),)
+            said.append(Text(gettext_noop("%(name)s puts chips on the boodles: %(spread)s."), (*name, *spread)))
         elif action == TAKE:
             said.append(Text(gettext_noop("%(name)s takes the widow."), name))
         elif action == SELL:
@@ -842,6 +837,7 @@ class Michigan(Game):
     )
     # The leaderboard counts sessions won and chips; a deal's winner is only who went out first.
     counts_deals_won = False
+    deal_winner_label = gettext_noop("Went out first")
 
     def parse_options(self, raw: Mapping[str, Any] | None) -> MichiganOptions:
         raw = dict(raw or {})
@@ -967,6 +963,18 @@ class Michigan(Game):
         if deal is not None and not deal.is_over and len(deal.chips) == match.players:
             balance += deal.chips[seat]
         return (_chips_said(balance),)
+
+    def match_facts(self, match: MichiganMatch) -> tuple[Text, ...]:
+        """At the end, why chips still lie on the boodles: nobody takes them."""
+        left = sum(match.boodles)
+        if not match.finished or not left:
+            return ()
+        return (
+            Text(
+                gettext_noop("%(count)s stay on the boodles: they are not shared out, since everyone put in the same."),
+                (("count", _chips(left)),),
+            ),
+        )
 
     def pot(self, match: MichiganMatch, deal: MichiganState | None) -> int | None:
         return sum(deal.layout) if deal is not None and not deal.is_over else sum(match.boodles)

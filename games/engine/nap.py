@@ -182,6 +182,12 @@ class Nap(AuctionGame):
             return Text(gettext_noop("%(name)s passes."))
         return Text(gettext_noop("%(name)s bids %(bid)s."), (("bid", bid_name(call)),))
 
+    def duty_said(self, seen: SeatView) -> Text | None:
+        """The bidder's first card names trump, and the prompt says so."""
+        if seen.trump is None and seen.trick is not None and not seen.trick.cards and not seen.tricks:
+            return Text(gettext_noop("Your lead: play any card; its suit becomes trump."))
+        return None
+
     def auction_prompt(self, view: SeatView) -> Text:
         if view.actions == (PASS,):
             return Text(gettext_noop("Nothing higher is left to bid: pass."))

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .all_fours import CATEGORIES, TARGET, AllFours
+from .all_fours import CATEGORIES, POINTS, TARGET, AllFours
 from .cards import INDEX, Card
 from .game import Count, IllegalPlay, InvalidDeal, SeatName, Text
 from .options import Option, gettext_noop, ngettext_noop
@@ -189,14 +189,19 @@ class Pitch(AllFours):
 
     # -- words for the table ---------------------------------------------------------
 
-    def bid_said(self, bid: str) -> Text:
+    def bid_label(self, bid: str) -> Text:
+        """A bid's button: "Bid 2"."""
         return Text(gettext_noop("Bid %(count)d"), (("count", self.bid_value(bid)),))
+
+    def bid_said(self, bid: str) -> Text | int:
+        """A bid as players say it in a sentence ("Dag bids 2"), not its button's words."""
+        return self.bid_value(bid)
 
     def action_text(self, action: str, view: SeatView) -> tuple[Text, Text | None]:
         if action == PASS:
             return Text(gettext_noop("Pass")), None
         value = self.bid_value(action)
-        return self.bid_said(action), Text(
+        return self.bid_label(action), Text(
             gettext_noop("Win at least %(count)d of high, low, jack and game, leading trump first; or lose %(count)d."),
             (("count", value),),
         )
@@ -222,23 +227,25 @@ class Pitch(AllFours):
             (("name", SeatName(bidder)), ("bid", self.bid_said(best[1]))),
         )
 
+    def duty_said(self, seen: SeatView) -> Text | None:
+        """The pitch: the pitcher's first card names trump, and the prompt says so."""
+        if seen.trump is None and seen.trick is not None and not seen.trick.cards and not seen.tricks:
+            return Text(gettext_noop("Your lead: play any card; its suit becomes trump."))
+        return super().duty_said(seen)
+
     def contract_facts(self, view: SeatView) -> tuple[Text, ...]:
         contract: Contract | None = view.contract
         if contract is None:
             return ()
+        won = (("name", SeatName(contract.pitcher)), ("bid", self.bid_said(contract.bid)))
         if view.trump is None:
             return (
                 Text(
-                    gettext_noop("%(name)s pitches for %(bid)s: the first card led names trump."),
-                    (("name", SeatName(contract.pitcher)), ("bid", self.bid_said(contract.bid))),
+                    gettext_noop("%(name)s won the bidding with %(bid)s and pitches: the first card led names trump."),
+                    won,
                 ),
             )
-        return (
-            Text(
-                gettext_noop("%(name)s pitched for %(bid)s."),
-                (("name", SeatName(contract.pitcher)), ("bid", self.bid_said(contract.bid))),
-            ),
-        )
+        return (Text(gettext_noop("%(name)s won the bidding with %(bid)s."), won),)
 
     def deal_result(self, deal: DealState) -> Text:
         if deal.thrown_in:
@@ -247,9 +254,10 @@ class Pitch(AllFours):
         points, _ = self.deal_points(deal)
         pitcher = (("name", SeatName(contract.pitcher)), ("bid", self.bid_said(contract.bid)))
         if points[contract.pitcher] < 0:
-            made = Text(gettext_noop("%(name)s fell short of %(bid)s and loses it."), pitcher)
+            lost = ("points", Count(contract.value, *POINTS))
+            made = Text(gettext_noop("%(name)s bid %(bid)s and fell short, losing %(points)s."), (*pitcher, lost))
         else:
-            made = Text(gettext_noop("%(name)s made %(bid)s."), pitcher)
+            made = Text(gettext_noop("%(name)s bid %(bid)s and made it."), pitcher)
         return Text(
             gettext_noop("Deal %(number)d: %(made)s %(categories)s"),
             (("made", made), ("categories", self.categories_said(deal))),

@@ -366,20 +366,13 @@ class SevenUp(AllFours):
         )
 
     def contract_facts(self, view: SeatView) -> tuple[Text, ...]:
+        """The jacks turned up, which no bid or call in the header says (the beg and the gift are said there)."""
         trumping: Trumping = view.contract
-        facts = []
-        if trumping.gift:
-            facts.append(
-                Text(gettext_noop("%(name)s begged and was given a point."), (("name", SeatName(self.eldest(view))),))
-            )
-        for side, kind in trumping.early:
-            if kind != "gift":
-                facts.append(
-                    Text(
-                        gettext_noop("A jack turned up: 1 point to %(side)s."), (("side", self.side_name(view, side)),)
-                    )
-                )
-        return tuple(facts)
+        return tuple(
+            Text(gettext_noop("A jack turned up: 1 point to %(side)s."), (("side", self.side_name(view, side)),))
+            for side, kind in trumping.early
+            if kind != "gift"
+        )
 
     def match_facts(self, match: AllFoursMatch) -> tuple[Text, ...]:
         if not match.options.partnerships:
@@ -400,7 +393,18 @@ class SevenUp(AllFours):
                     "the same dealer deals again."
                 )
             )
-        return Text(gettext_noop("Deal %(number)d: %(categories)s"), (("categories", self.categories_said(deal)),))
+        return Text(gettext_noop("Deal %(number)d: %(categories)s"), (("categories", self._points_said(deal)),))
+
+    def _points_said(self, deal: DealState) -> Text:
+        """Every point of the deal in the order it counts: those scored before play as they arose (a
+        turned jack, the gift), then high, low, jack and game; so the points add up."""
+        trumping: Trumping = deal.contract
+        said = self.categories_said(deal)
+        for side, kind in reversed(trumping.early):
+            early = gettext_noop("Gift: %(side)s.") if kind == "gift" else gettext_noop("Jack turned up: %(side)s.")
+            text = Text(early, (("side", self.side_name(deal, side)),))
+            said = Text("%(first)s %(rest)s", (("first", text), ("rest", said)))
+        return said
 
     # -- computer players ------------------------------------------------------------
 

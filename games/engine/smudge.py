@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .game import Text
-from .options import gettext_noop
+from .options import gettext_noop, pgettext_noop
 from .pitch import Contract, Pitch
 from .tricks.deal import DealState
 
@@ -27,9 +27,14 @@ class Smudge(Pitch):
         contract: Contract = state.contract
         return contract.bid == SMUDGE and state.standing[contract.pitcher] >= 0
 
-    def bid_said(self, bid: str) -> Text:
+    def bid_label(self, bid: str) -> Text:
         if bid == SMUDGE:
             return Text(gettext_noop("Smudge"))
+        return super().bid_label(bid)
+
+    def bid_said(self, bid: str) -> Text | int:
+        if bid == SMUDGE:
+            return Text(pgettext_noop("bid", "smudge"), context="bid")
         return super().bid_said(bid)
 
     def action_text(self, action: str, view: SeatView) -> tuple[Text, Text | None]:

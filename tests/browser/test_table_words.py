@@ -43,6 +43,12 @@ def test_a_refused_card_says_why_next_to_the_hand(player):
     page.locator(".hand button.card").first.click()
     expect(note).to_have_text("The bidding comes first: choose one of the buttons.")
     expect(page.locator("#table-message")).to_be_hidden()
+    expect(page.locator("#prompt")).to_be_hidden()  # the note is said over it
+    # The note goes with the next change: the prompt shows again, saying what to do now.
+    page.locator(".choices button").first.click()
+    expect(page.locator("#table")).not_to_have_attribute("data-seq", seq)
+    expect(note).to_be_hidden()
+    expect(page.locator("#prompt")).to_be_visible()
 
 
 def test_chat_out_of_sight_counts_unread_lines(player):

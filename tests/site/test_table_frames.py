@@ -4,9 +4,11 @@ exactly the table a fresh page shows, and no frame holds a card its viewer may n
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from django.utils import translation
+from django.utils.html import escape
 
 from games import services
 from games.engine import GAMES
@@ -60,3 +62,54 @@ def test_a_page_behind_by_several_changes_gets_only_what_changed_and_shows_the_t
                 session_id=session.pk, user=users[state.to_act], action=action, seen_seq=session.seq
             )
     assert partial >= len(users) * 4, f"{game}: only {partial} frames of regions"
+
+
+NOTE = re.compile(r'(<p\b[^>]*\bclass="hand-note"[^>]*>)(.*?)(</p>)', re.S)
+PROMPT = re.compile(r'<p id="prompt"[^>]*>(.*?)</p>', re.S)
+
+
+def _note_written(page: str, text: str) -> str:
+    """What table.js does with a refusal: the note next to the hand says it, over the prompt."""
+    page, found = NOTE.subn(lambda match: match.group(1) + text + match.group(3), page, count=1)
+    assert found, "the page has no note next to the hand"
+    return page
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_refusal_note_goes_with_the_next_change_and_the_prompt_says_what_to_do_now(make_user, game):
+    """Tapping a card that may not be played now (or the server refusing it) writes why into the
+    note over the prompt; the next frame empties the note, so the prompt shows again, saying what
+    to do now (not the refusal of a card that left the hand long ago)."""
+    rules = GAMES[game]
+    users = [make_user(f"p{n}") for n in range(min(seat_choices(rules)))]
+    session = started_table(users, game=game, options={})
+    rng = random.Random(3)
+    for _ in range(400):  # to a turn where the hand holds a card that may not be played now
+        state = deal_state(session.deals.order_by("-number").first())
+        legal = state.legal_actions()
+        hand = state.view(state.to_act).hand
+        refused = [card for card in hand if card not in legal]
+        if refused and any(card in hand for card in legal):
+            break
+        session = services.action_take(
+            session_id=session.pk, user=users[state.to_act], action=rng.choice(legal), seen_seq=session.seq
+        )
+    else:
+        pytest.fail(f"{game}: never a card that may not be played")
+    user = users[state.to_act]
+    table = table_view(table_snapshot(session.pk), user)
+    page, regions = table_frame(table, None)
+    assert table.refusal, game
+    assert f'data-refusal="{escape(table.refusal)}"' in page  # what the page says for a card that may not be played
+    with pytest.raises(services.TableError) as refusal:
+        services.action_take(session_id=session.pk, user=user, action=refused[0], seen_seq=session.seq)
+    page = _note_written(page, refusal.value.message)
+    card = next(card for card in legal if card in hand)
+    session = services.action_take(session_id=session.pk, user=user, action=card, seen_seq=session.seq)
+    table = table_view(table_snapshot(session.pk), user)
+    frame, regions = table_frame(table, regions)
+    assert '<div id="table"' not in frame, "a frame of regions"
+    page = swapped_in(page, frame)
+    assert NOTE.search(page).group(2) == "", f"{game}: the refusal stays on show"
+    assert PROMPT.search(page).group(1) == table.prompt != "", game
+    assert timeless(page) == timeless(table_html(table)), game

@@ -254,6 +254,8 @@ class TrickGame(Game):
         deal won (or a last trick avoided), 0 otherwise."""
         return float((state.winner == seat) == self.wants_last_trick)
 
+    deal_winner_label = gettext_noop("Last trick")
+
     def deal_winners(self, state: DealState) -> tuple[int, ...]:
         """The seats that won a finished, played deal: by default whoever took the last trick."""
         return () if state.winner is None else (state.winner,)

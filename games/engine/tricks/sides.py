@@ -220,6 +220,8 @@ class SidesGame(AuctionGame):
 
     win_bonus: ClassVar[float] = 5.0  # what winning the session is worth beyond the deal's points
 
+    deal_winner_label = gettext_noop("Won the deal")  # reached the target, or scored most in it
+
     def deal_winners(self, state: DealState) -> tuple[int, ...]:
         """The side that reached the target in this deal, else the side that scored most in it (none on
         a tie): the last trick decides nothing here."""
