@@ -6,7 +6,7 @@ ends (Linux's parent-death signal, which comes even after ``kill -9``), lets SIG
 even in the middle of a computation, and leaves Ctrl-C to its server. A server that exits normally
 (SIGTERM, Ctrl-C, a reload) ends its workers first, instead of waiting for the work they have in
 hand. ``runserver``'s autoreloader serves from a child process, which dies with the reloader the
-same way.
+same way. A long-running command stops at once on SIGTERM or Ctrl-C where it is safe (``Stop``).
 
 No Django here: ``manage.py`` uses it before Django is set up.
 """
@@ -20,7 +20,11 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from types import FrameType
+from typing import Any
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 AUTORELOAD_ENV = "RUN_MAIN"  # django.utils.autoreload.DJANGO_AUTORELOAD_ENV: "true" in the served child
@@ -91,3 +95,45 @@ def served_child_dies_with_reloader(argv: list[str]) -> None:
             die_with_parent(int(reloader), signal.SIGKILL)
     else:
         os.environ[RELOADER_PID] = str(os.getpid())
+
+
+class Stopped(BaseException):
+    """SIGTERM or Ctrl-C came in the middle of work that may be dropped (not an error: ``except
+    Exception`` does not catch it)."""
+
+
+class Stop:
+    """SIGTERM and Ctrl-C for a long-running command, while it is in ``with``: they end work inside
+    ``at_once()`` (pure computation, nothing half written) at once by raising ``Stopped``; elsewhere
+    they only set ``requested``, for the command to stop after the step in hand. Outside ``with``
+    (tests, the shell) nothing stops it."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self._at_once = False
+        self._before: dict[int, Any] = {}
+
+    def __enter__(self) -> Stop:
+        for number in (signal.SIGTERM, signal.SIGINT):
+            self._before[number] = signal.signal(number, self._arrived)
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        for number, handler in self._before.items():
+            signal.signal(number, signal.SIG_DFL if handler is None else handler)  # None: not set from Python
+
+    def _arrived(self, number: int, frame: FrameType | None) -> None:
+        self.requested = True
+        if self._at_once:
+            self._at_once = False
+            raise Stopped(signal.Signals(number).name)
+
+    @contextmanager
+    def at_once(self) -> Iterator[None]:
+        self._at_once = True
+        try:
+            if self.requested:
+                raise Stopped("stop requested")
+            yield
+        finally:
+            self._at_once = False

@@ -1,9 +1,11 @@
 """Worker processes die with their server: the computers' and the reviews' workers of ``runserver``
-and daphne end when the server is stopped or killed. Every review here goes on for ever
-(``tests/endless_reviews``), so a worker is always stopped in the middle of one."""
+and daphne end when the server is stopped or killed, and ``manage.py reviews_run`` stops at once
+on SIGTERM or Ctrl-C, giving the review it was computing back to the queue. Every review here goes
+on for ever (``tests/endless_reviews``), so a worker is always stopped in the middle of one."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -89,6 +91,39 @@ def test_the_workers_end_with_their_server(players, env, server, stop):
         wait_for(lambda: not survivors(tree), "every process of the server to end", survivors=lambda: survivors(tree))
 
 
+@pytest.mark.slow  # starts a process that computes for ever
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["term", "ctrl-c"])
+def test_reviews_run_stops_at_once_and_gives_the_review_back(players, env, stop):
+    play_session(players[:2], computers=1, seed=3, game="nap", options={"rounds": 1})
+    queued = DealReview.objects.count()
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(
+            [sys.executable, "manage.py", "reviews_run"],
+            cwd=ROOT,
+            env=os.environ | env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            wait_for(lambda: claimed().exists() or process.poll() is not None, "a review to be claimed")
+            assert process.poll() is None, "reviews_run ended on its own"
+            os.kill(process.pid, stop)
+            process.wait(timeout=WAIT)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+            log.seek(0)
+            said = log.read().decode(errors="replace")
+    assert not claimed().exists(), said  # taken up again at once, not after the claim goes stale
+    assert "stopped" in said, said
+    review = DealReview.objects.filter(status=DealReview.Status.QUEUED)
+    assert review.count() == queued
+    assert set(review.values_list("attempts", flat=True)) == {0}  # a stop is not a failed attempt
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
 def test_a_worker_whose_parent_died_before_it_could_ask_ends_at_once():
     """The worker is told its parent's pid; if its parent is no longer that process (it died and the
@@ -102,6 +137,10 @@ def test_a_worker_whose_parent_died_before_it_could_ask_ends_at_once():
     ended = subprocess.run([sys.executable, "-c", code, str(gone.pid)], cwd=ROOT, capture_output=True, timeout=WAIT)
     assert ended.returncode == -signal.SIGTERM, ended
     assert b"went on" not in ended.stdout
+
+
+def claimed():
+    return DealReview.objects.filter(claimed__isnull=False, status=DealReview.Status.QUEUED)
 
 
 def wait_for(happened: Callable[[], bool], what: str, survivors: Callable[[], object] | None = None) -> None:
