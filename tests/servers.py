@@ -101,6 +101,14 @@ def _serve(env: dict[str, str], port: int, log, command: list[str] | None = None
         sys.executable,
         *("-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "femkort_site.asgi:application"),
     ]
+    with server_process(command, env, port, log):
+        yield f"http://127.0.0.1:{port}"
+
+
+@contextmanager
+def server_process(command: list[str], env: dict[str, str], port: int, log) -> Iterator[subprocess.Popen]:
+    """``command`` serving on 127.0.0.1:``port`` in a process group of its own, up; at the end every
+    process left in that group is ended, the server's workers too (even if the server died first)."""
     process = subprocess.Popen(
         command,
         cwd=ROOT,
@@ -112,20 +120,19 @@ def _serve(env: dict[str, str], port: int, log, command: list[str] | None = None
     base = f"http://127.0.0.1:{port}"
     try:
         _wait_until_up(process, base, log)
-        yield base
+        yield process
     except BaseException:
         log.seek(0)
-        print(f"--- daphne at {base} said:\n{log.read().decode(errors='replace')[-5000:]}")
+        print(f"--- the server at {base} said:\n{log.read().decode(errors='replace')[-5000:]}")
         raise
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGTERM)
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=10)
+        with contextlib.suppress(ProcessLookupError):  # whatever is left: a stuck server, orphaned workers
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
 
 
 def _wait_until_up(process: subprocess.Popen, base: str, log) -> None:

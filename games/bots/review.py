@@ -21,7 +21,6 @@ The strong player's own choice is never marked. So a choice that only hindsight 
 from __future__ import annotations
 
 import math
-import os
 import random
 import time
 from collections.abc import Mapping, Sequence
@@ -78,11 +77,6 @@ class Review:
 
     def to_record(self) -> list[dict[str, Any]]:
         return [asdict(decision) for decision in self.decisions]
-
-
-def lower_priority() -> None:
-    """A review worker process yields the processor to the live tables (its pool's initializer)."""
-    os.nice(10)
 
 
 def review_record(

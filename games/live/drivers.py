@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -23,9 +22,10 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
+from femkort_site.processes import exiting, worker_pool
 from games import services, snapshots
 from games.bots import decide
-from games.bots.review import lower_priority, review_record
+from games.bots.review import review_record
 from games.engine.game import View
 from games.selectors import computer_view, overdue_tables
 from games.threads import db
@@ -128,12 +128,13 @@ async def choose(kind: str, view: View) -> str:
     loop = asyncio.get_running_loop()
     if settings.FEMKORT_COMPUTER_WORKERS <= 0:
         return await loop.run_in_executor(None, decide, kind, view)
-    if _workers is None:
-        context = multiprocessing.get_context("spawn")  # never fork a process with threads and sockets
-        _workers = ProcessPoolExecutor(max_workers=settings.FEMKORT_COMPUTER_WORKERS, mp_context=context)
+    if _workers is None:  # started from the event loop's thread, which lives as long as the server
+        _workers = worker_pool(settings.FEMKORT_COMPUTER_WORKERS)
     try:
         return await loop.run_in_executor(_workers, decide, kind, view)
     except BrokenProcessPool:
+        if exiting():  # the server is going: so is this turn (a sweep plays it later)
+            raise asyncio.CancelledError from None
         log.warning("computer worker process died; starting another")
         _workers = None
         return await loop.run_in_executor(None, decide, kind, view)
@@ -161,11 +162,12 @@ async def _review_next() -> None:
     if job is None:
         return
     if _reviewers is None:
-        context = multiprocessing.get_context("spawn")
-        _reviewers = ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=lower_priority)
+        _reviewers = worker_pool(1, nice=10)  # yields the processor to the live tables
     try:
         decisions, seconds = await asyncio.get_running_loop().run_in_executor(_reviewers, review_record, *job.arguments)
     except BrokenProcessPool:
+        if exiting():  # the server is going: its claim goes stale and the review is taken up again
+            return
         log.warning("review worker process died; the review is taken up again later")
         _reviewers = None
         await db(services.review_failed)(job)

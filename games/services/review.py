@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from femkort_site.processes import Stop, Stopped
 from games.bots.review import review_record
 from games.engine import get_game
 from games.models import Deal, DealReview, GameSession, Seat
@@ -108,16 +109,22 @@ def review_failed(job: ReviewJob) -> None:
         DealReview.objects.filter(pk=review.pk).update(claimed=None)
 
 
-def reviews_run(limit: int | None = None, session_id: int | None = None) -> int:
-    """Compute queued reviews here, one after another (``limit`` at most, of one session's deals
-    if asked); how many were stored."""
+def reviews_run(limit: int | None = None, session_id: int | None = None, *, stop: Stop | None = None) -> int:
+    """Compute queued reviews here, one after another (``limit`` at most, of one session's deals if
+    asked); how many were stored. When ``stop`` says so (SIGTERM, Ctrl-C), the run ends at once and
+    the review under way goes back to the queue for whoever comes next."""
+    stop = stop or Stop()
     done = 0
-    while limit is None or done < limit:
+    while (limit is None or done < limit) and not stop.requested:
         job = review_claim(session_id)
         if job is None:
             break
         try:
-            decisions, seconds = job.compute()
+            with stop.at_once():
+                decisions, seconds = job.compute()
+        except Stopped:
+            review_release(job)
+            break
         except Exception:
             log.exception("review %s failed", job.review_id)
             review_failed(job)
@@ -125,6 +132,14 @@ def reviews_run(limit: int | None = None, session_id: int | None = None) -> int:
         review_store(job, decisions, seconds)
         done += 1
     return done
+
+
+def review_release(job: ReviewJob) -> None:
+    """A review whose computing was stopped: queued again at once (not when its claim goes stale),
+    and the attempt does not count."""
+    DealReview.objects.filter(pk=job.review_id, status=DealReview.Status.QUEUED).update(
+        claimed=None, attempts=F("attempts") - 1
+    )
 
 
 def reviews_backfill() -> int:
