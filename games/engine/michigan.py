@@ -498,7 +498,7 @@ def _view(state: MichiganState, viewer: Viewer, final: MichiganState) -> View:
     legal = state.legal_actions() if my_turn else []
     hand = _suit_order(state.hands[viewer]) if mine and shown_hands else ()
     refusal = None
-    if my_turn and state.phase == PLAY_PHASE:
+    if my_turn:  # the widow and the offers show the hand too: a card tapped then says why as well
         refused = next((card for card in hand if card not in legal), None)
         if refused is not None:
             refusal = state._refusal(refused, legal).text
