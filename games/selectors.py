@@ -315,6 +315,22 @@ class ActionChoice:
     primary: bool = False
 
 
+@dataclass(frozen=True)
+class HandMarking:
+    """Cards of the hand marked by tapping them (checkboxes), then taken with one button: the
+    marked cards' actions first, then ``action`` (discard these, then draw as many)."""
+
+    cards: frozenset[str]  # the cards that may be marked
+    action: str  # the button's action
+    label: str  # its words whatever is marked (a page without JavaScript)
+    counted: tuple[str, ...]  # its words with 0, 1, 2 … cards marked (table.js shows the one that fits)
+
+    @property
+    def most(self) -> int:
+        """How many cards may be marked at most."""
+        return len(self.counted) - 1
+
+
 @dataclass
 class TableView:
     session: GameSession
@@ -345,6 +361,7 @@ class TableView:
     removed: bool = False  # the host removed this viewer from their seat (they are told so)
     invite_names: tuple[str, ...] = ()  # the host's friends and recent opponents, offered in the name box
     invitations_sent: tuple[tuple[str, str], ...] = ()  # the host's invitations by name to this table: (name, answer)
+    marking: HandMarking | None = None  # cards of the hand to mark, then one button (the draw)
 
     @property
     def choices_listed(self) -> tuple[ActionChoice, ...]:
@@ -563,6 +580,7 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
         finished_summary=finished,
         actions=tuple(choice for choice, with_hand in choices if with_hand),
         choices=tuple(choice for choice, with_hand in choices if not with_hand) if view and view.my_turn else (),
+        marking=_marking(view, names) if acting and view.my_turn else None,
         can_leave=bool(playing and mine and not mine.left),
         can_reclaim=bool(playing and mine and mine.stand_in and not mine.left),
         can_rematch=session.status == GameSession.Status.FINISHED and is_host and session.rematch_id is None,
@@ -576,7 +594,8 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
 
 def _choices(view: View, names: list[str]) -> tuple[tuple[ActionChoice, bool], ...]:
     """The viewer's actions other than cards, each worded with what it means, and whether it
-    goes beside the hand."""
+    goes beside the hand; those taken by marking cards of the hand are the hand's (``_marking``)."""
+    marking = _marking(view, names)
     return tuple(
         (
             ActionChoice(
@@ -588,7 +607,18 @@ def _choices(view: View, names: list[str]) -> tuple[tuple[ActionChoice, bool], .
             choice.with_hand,
         )
         for choice in view.choices
+        if marking is None or (choice.card not in marking.cards and choice.action != marking.action)
     )
+
+
+def _marking(view: View, names: list[str]) -> HandMarking | None:
+    """The cards the viewer may mark in the hand and the one button that takes them, if any."""
+    cards = frozenset(choice.card for choice in view.choices if choice.card is not None and choice.card in view.hand)
+    done = next((choice for choice in view.choices if choice.marks is not None), None)
+    if not cards or done is None:
+        return None
+    marks = done.marks
+    return HandMarking(cards, done.action, say(marks.label, names), tuple(say(text, names) for text in marks.counted))
 
 
 def _public(snapshot: TableSnapshot, online: frozenset[int], me: int | None, viewer: int | None) -> tuple:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import BIT, INDEX, Card
 from .forty_fives import TRUMPS, FortyFives, best_suit, discard_value, hand_strength, is_trump
-from .game import Area, CardName, CardNames, Count, IllegalPlay, InvalidDeal, SeatName, SuitName, Text
+from .game import Area, CardName, CardNames, Count, IllegalPlay, InvalidDeal, Marks, SeatName, SuitName, Text
 from .options import Option, gettext_noop, ngettext_noop
 from .tricks.deal import DealState, Trick
 from .tricks.sides import POINTS
@@ -340,6 +340,26 @@ class AuctionFortyFive(FortyFives):
                 return Text(gettext_noop("Keep my cards")), None
             return Text(gettext_noop("Draw %(count)s"), (("count", Count(at.count, *CARD_COUNT)),)), None
         return Text("%(card)s", (("card", CardName(action[5:])),)), None  # the prompt says "take"
+
+    def marked_card(self, action: str, view: SeatView) -> Card | None:
+        """The cards to discard are marked in the hand, then drawn for with one button: a button
+        per card beside the hand would cover the table."""
+        return action[8:] if action.startswith("discard:") else None
+
+    def marks(self, action: str, view: SeatView) -> Marks | None:
+        """The draw takes the marked cards' discards first; no more may be marked than the stock holds."""
+        if action != DRAW:
+            return None
+        at = self.progress(view)
+        most = min(len(view.hand), self.stock_count(view) - at.count)
+        if most <= 0:
+            return None
+        counted = [self.action_text(DRAW, view)[0]]
+        counted += [
+            Text(gettext_noop("Discard %(count)d, draw %(drawn)d"), (("count", count), ("drawn", at.count + count)))
+            for count in range(1, most + 1)
+        ]
+        return Marks(Text(gettext_noop("Discard the marked cards")), tuple(counted))
 
     def call_said(self, deal: DealState | SeatView, index: int) -> Text | None:
         call = deal.calls[index]

@@ -245,3 +245,60 @@ def test_on_a_desktop_no_seat_covers_a_card_of_the_trick(player):
     settled(page)
     assert covering_the_trick(page) == []
     assert below_the_dock(page) == []
+
+
+LANGUAGES = ["en-GB", "sv-SE", "ru-RU", "uk-UA", "es-ES", "it-IT"]
+
+
+def _apart(one: dict, other: dict) -> bool:
+    """Two boxes that do not intersect (touching edges allowed)."""
+    return (
+        one["x"] + one["width"] <= other["x"] + 1
+        or other["x"] + other["width"] <= one["x"] + 1
+        or one["y"] + one["height"] <= other["y"] + 1
+        or other["y"] + other["height"] <= one["y"] + 1
+    )
+
+
+@pytest.mark.parametrize("viewport", [TALL_PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_the_draw_marks_cards_in_the_hand_and_never_covers_your_seat(player, locale, viewport):
+    """Auction Forty-Five's draw: the cards to discard are marked in the hand itself and one button
+    says what it will do; the bar stays below your own seat in every language."""
+    me = player(viewport, locale=locale)
+    me.against_computers(game="auction_forty_five", seats=4)
+    page = me.page
+    while True:  # pass in every auction until a deal's draw comes to this player
+        me.wait_for_turn(timeout=90_000)
+        if page.locator(".hand .mark-done").count():
+            break
+        passing = page.locator(".choices button[data-action=pass]")
+        if passing.count():
+            me._click(passing, "data-action")
+        else:
+            me.play_a_card()
+    settled(page)
+    page.evaluate("window.scrollTo(0, 0)")
+    done = page.locator(".hand .mark-done")
+    assert page.locator(".choices button").count() == 0  # no button per card
+    cards = page.locator(".hand label.card")
+    assert cards.count() == 5
+    for index in (0, 2, 4):
+        cards.nth(index).click()
+    expect(done).to_have_text(done.get_attribute("data-marked-3"))
+    assert page.locator(".hand input[name=marked]:checked").count() == 3
+    cards.nth(2).click()  # and unmarked again
+    expect(done).to_have_text(done.get_attribute("data-marked-2"))
+    label = "phone" if viewport is TALL_PHONE else "desktop"
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / f"auction-forty-five-draw-{label}-{locale[:2]}.png"))
+    dock = box_of(page, ".dock")
+    mine = box_of(page, _my_seat(page))
+    assert _apart(mine, dock), (mine, dock)
+    assert in_view(page, ".felt .seat, .prompt, .hand label.card, .hand .mark-done") == []
+    assert below_the_dock(page) == []
+    assert overlapping(page, ".felt .seat") == []
+    seq = page.locator("#table").get_attribute("data-seq")
+    done.click()  # two cards discarded and two drawn, in one move
+    page.wait_for_selector(f"#table:not([data-seq='{seq}'])", state="attached")
+    expect(page.locator(".hand .mark-done")).to_have_count(0)
