@@ -302,3 +302,15 @@ def test_the_draw_marks_cards_in_the_hand_and_never_covers_your_seat(player, loc
     done.click()  # two cards discarded and two drawn, in one move
     page.wait_for_selector(f"#table:not([data-seq='{seq}'])", state="attached")
     expect(page.locator(".hand .mark-done")).to_have_count(0)
+
+
+@pytest.mark.parametrize("viewport", [TALL_PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_at_two_seats_the_opponent_sits_opposite(player, viewport):
+    me = player(viewport)
+    me.against_computers(game="forty_five", seats=2)
+    page = me.page
+    settled(page)
+    mine = box_of(page, _my_seat(page))
+    theirs = box_of(page, f'.felt .seat:not([data-seat="{page.locator("#table").get_attribute("data-me")}"])')
+    assert theirs["y"] + theirs["height"] <= mine["y"], (theirs, mine)  # above
+    assert abs((theirs["x"] + theirs["width"] / 2) - (mine["x"] + mine["width"] / 2)) <= 1, (theirs, mine)
