@@ -314,3 +314,40 @@ def test_at_two_seats_the_opponent_sits_opposite(player, viewport):
     theirs = box_of(page, f'.felt .seat:not([data-seat="{page.locator("#table").get_attribute("data-me")}"])')
     assert theirs["y"] + theirs["height"] <= mine["y"], (theirs, mine)  # above
     assert abs((theirs["x"] + theirs["width"] / 2) - (mine["x"] + mine["width"] / 2)) <= 1, (theirs, mine)
+
+
+def touching(page, one: str, other: str, gap: float = 0) -> list[tuple[str, str]]:
+    """Elements of ``one`` and of ``other`` whose boxes meet, or come closer than ``gap`` pixels."""
+    return page.evaluate(
+        """([one, other, gap]) => {
+            const hits = [];
+            for (const a of document.querySelectorAll(one)) for (const b of document.querySelectorAll(other)) {
+                const p = a.getBoundingClientRect(), q = b.getBoundingClientRect();
+                const apart = p.right + gap <= q.left || q.right + gap <= p.left
+                    || p.bottom + gap <= q.top || q.bottom + gap <= p.top;
+                if (!apart) hits.push([a.outerHTML.slice(0, 60), b.outerHTML.slice(0, 60)]);
+            }
+            return hits;
+        }""",
+        [one, other, gap],
+    )
+
+
+@pytest.mark.parametrize("viewport", [TALL_PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_who_takes_the_trick_is_said_beside_its_cards_not_over_them(player, viewport):
+    me = player(viewport)
+    me.against_computers(game="femkort", seats=4)
+    page = me.page
+    note = page.locator("#table[data-my-turn] .felt-note.trick-taken")
+    while True:  # play until this player leads after a trick taken, the banner on show
+        me.wait_for_turn(timeout=30_000)
+        if note.count():
+            break
+        me.play_a_card()
+    settled(page)
+    label = "phone" if viewport is TALL_PHONE else "desktop"
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / f"trick-taken-{label}.png"))
+    assert page.locator(".felt .trick.taken .card").count() == 4
+    assert touching(page, ".felt-note.trick-taken", ".felt .trick .card") == []
+    assert touching(page, ".felt-note.trick-taken", ".felt .seat") == []
