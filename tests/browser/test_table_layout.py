@@ -351,3 +351,43 @@ def test_who_takes_the_trick_is_said_beside_its_cards_not_over_them(player, view
     assert page.locator(".felt .trick.taken .card").count() == 4
     assert touching(page, ".felt-note.trick-taken", ".felt .trick .card") == []
     assert touching(page, ".felt-note.trick-taken", ".felt .seat") == []
+
+
+# Michigan's played cards, a row per suit, each as long as a suit can run (two to ace), measured at
+# once (a push may swap the middle of the table in again): the rows that meet a seat or leave the window.
+FULL_ROWS = """(gap) => {
+    const area = document.querySelector(".felt .layout-area");
+    const rows = [...area.querySelectorAll(".layout-row")];
+    const card = rows[0].querySelector(".card");
+    while (rows.length < 4) rows.push(area.appendChild(rows[0].cloneNode(false)));
+    for (const row of rows) while (row.children.length < 13) row.append(card.cloneNode(true));
+    const hits = [];
+    for (const row of rows) for (const seat of document.querySelectorAll(".felt .seat")) {
+        const p = row.getBoundingClientRect(), q = seat.getBoundingClientRect();
+        const apart = p.right + gap <= q.left || q.right + gap <= p.left
+            || p.bottom + gap <= q.top || q.bottom + gap <= p.top;
+        if (!apart) hits.push(seat.dataset.seat);
+    }
+    const cards = [...area.querySelectorAll(".card")].map((c) => c.getBoundingClientRect());
+    const out = cards.filter((c) => c.left < 0 || c.top < 0 || c.right > innerWidth || c.bottom > innerHeight);
+    return {cards: cards.length, hits: hits, out: out.length};
+}"""
+
+
+@pytest.mark.parametrize("seats", [3, 4, 6])
+@pytest.mark.parametrize("viewport", [TALL_PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_michigans_rows_of_played_cards_keep_clear_of_the_seats(player, seats, viewport):
+    me = player(viewport)
+    me.against_computers(game="michigan", seats=seats)
+    page = me.page
+    while True:  # ante, and play, until a card lies in the middle at this player's turn (all waits for it)
+        me.wait_for_turn(timeout=90_000)
+        if page.locator(".felt .layout-area .layout-row .card").count():
+            break
+        me.play_a_card()
+    settled(page)
+    measured = page.evaluate(FULL_ROWS, 4)  # whatever was played so far: four rows of thirteen
+    label = "phone" if viewport is TALL_PHONE else "desktop"
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / f"michigan-rows-{label}-{seats}.png"))
+    assert measured == {"cards": 4 * 13, "hits": [], "out": 0}
