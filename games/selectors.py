@@ -172,6 +172,7 @@ class CardView:
     seat_name: str = ""
     seat: int | None = None  # who played it, where that matters (a trick's cards lie in front of their players)
     counters: int = 0  # chips or the like lying on it
+    action: str = ""  # in the hand: what tapping it does, if not playing it (a discard)
 
     @property
     def face(self) -> str:
@@ -556,13 +557,14 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
     names = [seat.short_name for seat in seats]
     acting = bool(view and playing and not stood_in)
     choices = _choices(view, names) if acting else ()
+    taps = _taps(view) if acting and view.my_turn else {}
     prompted = view if view is not None and not stood_in else (state.view(None) if state else None)
     return TableView(
         session=session,
         my_seat=me,
         is_host=is_host,
         seats=panels,
-        hand=_hand(view),
+        hand=_hand(view, taps),
         areas=areas,
         prompt=say(prompted.prompt, [seat.name for seat in seats]) if prompted and prompted.prompt else "",
         deal_number=snapshot.deal.number if snapshot.deal else None,
@@ -594,8 +596,9 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
 
 def _choices(view: View, names: list[str]) -> tuple[tuple[ActionChoice, bool], ...]:
     """The viewer's actions other than cards, each worded with what it means, and whether it
-    goes beside the hand; those taken by marking cards of the hand are the hand's (``_marking``)."""
+    goes beside the hand; those taken by tapping or marking cards of the hand are the hand's."""
     marking = _marking(view, names)
+    taps = _taps(view)
     return tuple(
         (
             ActionChoice(
@@ -607,8 +610,17 @@ def _choices(view: View, names: list[str]) -> tuple[tuple[ActionChoice, bool], .
             choice.with_hand,
         )
         for choice in view.choices
-        if marking is None or (choice.card not in marking.cards and choice.action != marking.action)
+        if (marking is None or (choice.card not in marking.cards and choice.action != marking.action))
+        and choice.action not in taps.values()
     )
+
+
+def _taps(view: View) -> dict[str, str]:
+    """Cards of the hand that take a choice when tapped, as a card is played (a discard of one card
+    at a time): card to action. Cards marked for a choice that takes them all are not tapped."""
+    if any(choice.marks is not None for choice in view.choices):
+        return {}
+    return {choice.card: choice.action for choice in view.choices if choice.card in view.hand}
 
 
 def _marking(view: View, names: list[str]) -> HandMarking | None:
@@ -790,10 +802,14 @@ def _middle(view: View | None, names: Sequence[str]) -> tuple[AreaView, ...]:
     return tuple(area for area in _areas(view, names) if not area.beside)
 
 
-def _hand(view: View | None) -> tuple[CardView, ...]:
+def _hand(view: View | None, taps: dict[str, str]) -> tuple[CardView, ...]:
+    """The viewer's cards: those it may play now, or tap to take an action (``taps``), stand up."""
     if not view:
         return ()
-    return tuple(card_view(card, legal=card in view.playable) for card in view.hand)
+    return tuple(
+        replace(card_view(card, legal=card in view.playable or card in taps), action=taps.get(card, ""))
+        for card in view.hand
+    )
 
 
 def _last_deal(snapshot: TableSnapshot, view: View | None, names: list[str]) -> tuple[str, tuple[AreaView, ...]]:

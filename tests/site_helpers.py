@@ -146,14 +146,14 @@ def play_to_the_end(session, people: dict, rng: random.Random, look=None, choose
         user = people[state.to_act]
         html, table = table_page(session, user)
         legal = state.legal_actions()
-        buttons = {choice.action for choice in table.choices}
+        buttons = {choice.action for choice in table.choices} | {card.action for card in table.hand if card.action}
         marking = table.marking
         if state.trick is None:
-            # A button for each legal action, but those taken by marking a card of the hand (one each)
-            # and the one button after them.
-            offered = sorted(buttons | ({marking.action} if marking else set()))
+            # A button (or a card of the hand to tap) for each legal action, but those taken by marking
+            # a card of the hand (one each) and the one button after them.
+            offered = buttons | ({marking.action} if marking else set())
             assert len(legal) == len(offered) + (len(marking.cards) if marking else 0)
-            assert set(offered) <= set(legal)
+            assert offered <= set(legal)
             assert all(choice.label for choice in table.choices)
         else:
             assert not table.choices

@@ -341,13 +341,9 @@ class AuctionFortyFive(FortyFives):
             return Text(gettext_noop("Draw %(count)s"), (("count", Count(at.count, *CARD_COUNT)),)), None
         return Text("%(card)s", (("card", CardName(action[5:])),)), None  # the prompt says "take"
 
-    def marked_card(self, action: str, view: SeatView) -> Card | None:
-        """The cards to discard are marked in the hand, then drawn for with one button: a button
-        per card beside the hand would cover the table."""
-        return action[8:] if action.startswith("discard:") else None
-
     def marks(self, action: str, view: SeatView) -> Marks | None:
-        """The draw takes the marked cards' discards first; no more may be marked than the stock holds."""
+        """The cards to discard are marked in the hand (a button per card would cover the table),
+        and the draw takes their discards first; no more may be marked than the stock holds."""
         if action != DRAW:
             return None
         at = self.progress(view)

@@ -193,15 +193,16 @@ class Marks:
 class Choice:
     """An action the viewer may take now, other than a card of the hand, as a button.
 
-    A choice with a ``card`` is taken by marking that card of the hand instead, then the choice
-    with ``marks``: the marked cards' choices go first, in the hand's order, then that one."""
+    A choice with a ``card`` is taken with that card of the hand instead: by tapping it (a discard
+    of one card), or, where another choice ``marks``, by marking it and then taking that choice:
+    the marked cards' choices go first, in the hand's order, then that one."""
 
     action: str
     label: Text
     meaning: Text | None = None  # what it means, where that needs saying
     with_hand: bool = False  # belongs beside the hand (asking for new cards), not in the bar
     primary: bool = False
-    card: Card | None = None  # taken by marking this card of the hand (a discard before the draw)
+    card: Card | None = None  # taken with this card of the hand (a discard), not a button of its own
     marks: Marks | None = None  # takes the marked cards' choices first (the draw)
 
 

@@ -274,7 +274,7 @@
     var root = table();
     if (!root || event.ctrlKey || event.metaKey || event.altKey) return;
     var target = event.target;
-    if (target.closest && target.closest("input, textarea, select, [contenteditable]")) return;
+    if (target.closest && target.closest("input:not([type=checkbox]), textarea, select, [contenteditable]")) return;
     // A card of the hand: a button to play it, or in the draw a checkbox to mark it.
     var cards = Array.prototype.slice.call(root.querySelectorAll(".hand button.card, .hand .cards input"));
     if (!cards.length) return;

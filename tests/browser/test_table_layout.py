@@ -289,6 +289,10 @@ def test_the_draw_marks_cards_in_the_hand_and_never_covers_your_seat(player, loc
     assert page.locator(".hand input[name=marked]:checked").count() == 3
     cards.nth(2).click()  # and unmarked again
     expect(done).to_have_text(done.get_attribute("data-marked-2"))
+    page.keyboard.press("2")  # the keys mark too, as they play a card
+    expect(done).to_have_text(done.get_attribute("data-marked-3"))
+    page.keyboard.press("2")
+    expect(done).to_have_text(done.get_attribute("data-marked-2"))
     label = "phone" if viewport is TALL_PHONE else "desktop"
     if SHOTS:
         page.screenshot(path=str(Path(SHOTS) / f"auction-forty-five-draw-{label}-{locale[:2]}.png"))

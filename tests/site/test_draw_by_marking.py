@@ -1,5 +1,7 @@
-"""Auction Forty-Five's draw at the table: the cards to discard are marked in the hand (checkboxes,
-without JavaScript too) and one button takes them with the draw, in one move, all or nothing."""
+"""Discards at the table are made in the hand itself, not by a button per card above it: Auction
+Forty-Five's draw marks the cards to discard (checkboxes, without JavaScript too) and one button
+takes them with the draw, in one move, all or nothing; a discard of one card (Euchre's dealer) is a
+tap on the card."""
 
 from __future__ import annotations
 
@@ -97,3 +99,29 @@ def test_a_marked_card_not_in_the_hand_refuses_the_whole_move(make_user):
     assert session.seq == seq
     assert Play.objects.count() == plays
     assert current_deal(session).hand(0) == state.hand(0)
+
+
+def test_the_euchre_dealers_discard_is_a_tap_on_the_card(make_user):
+    people = [make_user(name) for name in ("anna", "bo", "cleo", "dag")]
+    session = table_with(people[0], "euchre", {}, 4, people=[(user, seat) for seat, user in enumerate(people) if seat])
+    session = services.session_start(session_id=session.pk, user=people[0], rng=random.Random(8))
+    state = current_deal(session)
+    services.action_take(session_id=session.pk, user=people[state.to_act], action="order", seen_seq=session.seq)
+    session.refresh_from_db()
+    state = current_deal(session)
+    dealer = people[state.dealer]
+    html, table = table_page(session, dealer)
+    assert len(table.hand) == 6  # the upcard picked up
+    held = state.hand(state.dealer)
+    assert {card.card: card.action for card in table.hand} == {card: f"discard:{card}" for card in held}
+    assert all(card.legal for card in table.hand)  # each stands up, to be tapped
+    assert not table.choices  # no button per card above the hand
+    assert table.marking is None
+    for card in state.hand(state.dealer):
+        assert f'name="move" value="discard:{card}" data-card="{card}"' in html
+    gone = state.hand(state.dealer)[2]
+    response = logged_in(dealer).post(
+        reverse("action_take", args=[session.pk]), {"move": f"discard:{gone}", "seq": session.seq}
+    )
+    assert response.status_code == 302
+    assert current_deal(session).calls[-1] == f"discard:{gone}"

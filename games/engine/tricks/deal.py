@@ -408,9 +408,10 @@ class TrickGame(Game):
         return Text(action), None
 
     def marked_card(self, action: str, view: SeatView) -> Card | None:
-        """The card of the hand that is marked to take ``action`` with the choice that ``marks``
-        (a discard before the draw), or None for an action of its own button."""
-        return None
+        """The card of the hand that takes ``action``, or None for an action of its own button. A
+        discard is its card: tapped in the hand (the dealer's discard), or marked there and taken
+        with the choice that ``marks`` (the discards before a draw)."""
+        return action[8:] if action.startswith("discard:") else None
 
     def marks(self, action: str, view: SeatView) -> Marks | None:
         """What the button says that takes the marked cards' actions first, then ``action``, or
