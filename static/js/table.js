@@ -153,7 +153,7 @@
   }
   function keepFocus(root) {
     if (!focused || (document.activeElement && document.activeElement !== document.body)) return;
-    var element = root.querySelector(focused) || root.querySelector(".choices button, .hand button.card, .hand input");
+    var element = root.querySelector(focused) || root.querySelector(".choices button, .hand button.card, .hand .cards input");
     if (element) element.focus({ preventScroll: true });
   }
 
