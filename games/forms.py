@@ -1,6 +1,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.cards import CARDS
 from games.engine.game import Game, looks_like_action
 from games.engine.options import Option, from_form
 from games.records import seat_choices
@@ -103,6 +104,8 @@ class MoveForm(forms.Form):
 
     move = forms.CharField(max_length=20)
     seq = forms.IntegerField(min_value=0)
+    # Cards of the hand marked to go with the move (the discards before a draw): real cards, or not understood.
+    marked = forms.MultipleChoiceField(choices=[(card, card) for card in CARDS], required=False)
 
     def __init__(self, data=None, *args, **kwargs):
         if data is not None and "move" not in data and "card" in data:

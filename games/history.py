@@ -220,6 +220,7 @@ class Replay:
     bidding: list[str] = field(default_factory=list)  # the bids and calls up to this step, in words
     trump: str = ""  # "Trump: hearts", once it is known at this step
     upcard: CardView | None = None  # a card turned up beside the hands, all deal long
+    beside: list[AreaView] = field(default_factory=list)  # the rest beside the table: a turn-up, the stock
 
     @property
     def trick(self) -> AreaView | None:
@@ -260,6 +261,7 @@ def replay_at(deal: Deal, step: int) -> Replay:
     middle = [area_view(area, names) for area in view.areas if not area.beside and (area.cards or area.count)]
     beside = [area_view(area, names) for area in view.areas if area.beside]
     upcard = next((area.cards[0] for area in beside if area.name == "upcard" and area.cards), None)
+    beside = [area for area in beside if area.name != "upcard" and (area.cards or area.count)]
     return Replay(
         deal=deal,
         step=step,
@@ -271,6 +273,7 @@ def replay_at(deal: Deal, step: int) -> Replay:
         bidding=[say(text, names) for text in view.log],
         trump=" ".join(say(text, names) for kind, text in view.facts if kind == "trump"),
         upcard=upcard,
+        beside=beside,
     )
 
 

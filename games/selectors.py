@@ -172,6 +172,7 @@ class CardView:
     seat_name: str = ""
     seat: int | None = None  # who played it, where that matters (a trick's cards lie in front of their players)
     counters: int = 0  # chips or the like lying on it
+    action: str = ""  # in the hand: what tapping it does, if not playing it (a discard)
 
     @property
     def face(self) -> str:
@@ -315,6 +316,22 @@ class ActionChoice:
     primary: bool = False
 
 
+@dataclass(frozen=True)
+class HandMarking:
+    """Cards of the hand marked by tapping them (checkboxes), then taken with one button: the
+    marked cards' actions first, then ``action`` (discard these, then draw as many)."""
+
+    cards: frozenset[str]  # the cards that may be marked
+    action: str  # the button's action
+    label: str  # its words whatever is marked (a page without JavaScript)
+    counted: tuple[str, ...]  # its words with 0, 1, 2 … cards marked (table.js shows the one that fits)
+
+    @property
+    def most(self) -> int:
+        """How many cards may be marked at most."""
+        return len(self.counted) - 1
+
+
 @dataclass
 class TableView:
     session: GameSession
@@ -345,6 +362,7 @@ class TableView:
     removed: bool = False  # the host removed this viewer from their seat (they are told so)
     invite_names: tuple[str, ...] = ()  # the host's friends and recent opponents, offered in the name box
     invitations_sent: tuple[tuple[str, str], ...] = ()  # the host's invitations by name to this table: (name, answer)
+    marking: HandMarking | None = None  # cards of the hand to mark, then one button (the draw)
 
     @property
     def choices_listed(self) -> tuple[ActionChoice, ...]:
@@ -539,13 +557,14 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
     names = [seat.short_name for seat in seats]
     acting = bool(view and playing and not stood_in)
     choices = _choices(view, names) if acting else ()
+    taps = _taps(view) if acting and view.my_turn else {}
     prompted = view if view is not None and not stood_in else (state.view(None) if state else None)
     return TableView(
         session=session,
         my_seat=me,
         is_host=is_host,
         seats=panels,
-        hand=_hand(view),
+        hand=_hand(view, taps),
         areas=areas,
         prompt=say(prompted.prompt, [seat.name for seat in seats]) if prompted and prompted.prompt else "",
         deal_number=snapshot.deal.number if snapshot.deal else None,
@@ -563,6 +582,7 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
         finished_summary=finished,
         actions=tuple(choice for choice, with_hand in choices if with_hand),
         choices=tuple(choice for choice, with_hand in choices if not with_hand) if view and view.my_turn else (),
+        marking=_marking(view, names) if acting and view.my_turn else None,
         can_leave=bool(playing and mine and not mine.left),
         can_reclaim=bool(playing and mine and mine.stand_in and not mine.left),
         can_rematch=session.status == GameSession.Status.FINISHED and is_host and session.rematch_id is None,
@@ -576,7 +596,9 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
 
 def _choices(view: View, names: list[str]) -> tuple[tuple[ActionChoice, bool], ...]:
     """The viewer's actions other than cards, each worded with what it means, and whether it
-    goes beside the hand."""
+    goes beside the hand; those taken by tapping or marking cards of the hand are the hand's."""
+    marking = _marking(view, names)
+    taps = _taps(view)
     return tuple(
         (
             ActionChoice(
@@ -588,7 +610,27 @@ def _choices(view: View, names: list[str]) -> tuple[tuple[ActionChoice, bool], .
             choice.with_hand,
         )
         for choice in view.choices
+        if (marking is None or (choice.card not in marking.cards and choice.action != marking.action))
+        and choice.action not in taps.values()
     )
+
+
+def _taps(view: View) -> dict[str, str]:
+    """Cards of the hand that take a choice when tapped, as a card is played (a discard of one card
+    at a time): card to action. Cards marked for a choice that takes them all are not tapped."""
+    if any(choice.marks is not None for choice in view.choices):
+        return {}
+    return {choice.card: choice.action for choice in view.choices if choice.card in view.hand}
+
+
+def _marking(view: View, names: list[str]) -> HandMarking | None:
+    """The cards the viewer may mark in the hand and the one button that takes them, if any."""
+    cards = frozenset(choice.card for choice in view.choices if choice.card is not None and choice.card in view.hand)
+    done = next((choice for choice in view.choices if choice.marks is not None), None)
+    if not cards or done is None:
+        return None
+    marks = done.marks
+    return HandMarking(cards, done.action, say(marks.label, names), tuple(say(text, names) for text in marks.counted))
 
 
 def _public(snapshot: TableSnapshot, online: frozenset[int], me: int | None, viewer: int | None) -> tuple:
@@ -760,10 +802,14 @@ def _middle(view: View | None, names: Sequence[str]) -> tuple[AreaView, ...]:
     return tuple(area for area in _areas(view, names) if not area.beside)
 
 
-def _hand(view: View | None) -> tuple[CardView, ...]:
+def _hand(view: View | None, taps: dict[str, str]) -> tuple[CardView, ...]:
+    """The viewer's cards: those it may play now, or tap to take an action (``taps``), stand up."""
     if not view:
         return ()
-    return tuple(card_view(card, legal=card in view.playable) for card in view.hand)
+    return tuple(
+        replace(card_view(card, legal=card in view.playable or card in taps), action=taps.get(card, ""))
+        for card in view.hand
+    )
 
 
 def _last_deal(snapshot: TableSnapshot, view: View | None, names: list[str]) -> tuple[str, tuple[AreaView, ...]]:

@@ -94,6 +94,7 @@ def _table_pieces(table: TableView, error: str, request) -> dict[str, str]:
                 table.actions,
                 table.choices,
                 table.refusal,
+                table.marking,
             ),
             "games/_hand.html",
             context,

@@ -285,9 +285,12 @@ def action_take(request: HttpRequest, session_id: int) -> HttpResponse:
     form = MoveForm(request.POST)
     if not form.is_valid():
         return _bad_request(request, session_id)
-    move, seq = form.cleaned_data["move"], form.cleaned_data["seq"]
+    move, seq, marked = form.cleaned_data["move"], form.cleaned_data["seq"], form.cleaned_data["marked"]
     play = _then_computers(
-        session_id, lambda: services.action_take(session_id=session_id, user=request.user, action=move, seen_seq=seq)
+        session_id,
+        lambda: services.action_take(
+            session_id=session_id, user=request.user, action=move, seen_seq=seq, marked=marked
+        ),
     )
     return _act(request, session_id, play)
 

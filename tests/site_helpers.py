@@ -146,14 +146,26 @@ def play_to_the_end(session, people: dict, rng: random.Random, look=None, choose
         user = people[state.to_act]
         html, table = table_page(session, user)
         legal = state.legal_actions()
+        buttons = {choice.action for choice in table.choices} | {card.action for card in table.hand if card.action}
+        marking = table.marking
         if state.trick is None:
-            assert sorted(choice.action for choice in table.choices) == sorted(legal)
+            # A button (or a card of the hand to tap) for each legal action, but those taken by marking
+            # a card of the hand (one each) and the one button after them.
+            offered = buttons | ({marking.action} if marking else set())
+            assert len(legal) == len(offered) + (len(marking.cards) if marking else 0)
+            assert offered <= set(legal)
             assert all(choice.label for choice in table.choices)
         else:
             assert not table.choices
             assert {card.card for card in table.hand if card.legal} == set(legal)
         action = rng.choice(legal) if choose is None else choose(state, rng)
-        services.action_take(session_id=session.pk, user=user, action=action, seen_seq=session.seq, rng=rng)
+        marked = []
+        if marking is not None and action not in buttons:  # the draw: mark a few cards, then draw
+            marked = rng.sample(sorted(marking.cards), rng.randint(0, min(3, marking.most)))
+            action = marking.action
+        services.action_take(
+            session_id=session.pk, user=user, action=action, seen_seq=session.seq, marked=marked, rng=rng
+        )
 
 
 def exports_replay(session, rules) -> None:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import BIT, INDEX, Card
 from .forty_fives import TRUMPS, FortyFives, best_suit, discard_value, hand_strength, is_trump
-from .game import Area, CardName, CardNames, Count, IllegalPlay, InvalidDeal, SeatName, SuitName, Text
+from .game import Area, CardName, CardNames, Count, IllegalPlay, InvalidDeal, Marks, SeatName, SuitName, Text
 from .options import Option, gettext_noop, ngettext_noop
 from .tricks.deal import DealState, Trick
 from .tricks.sides import POINTS
@@ -387,6 +387,22 @@ class AuctionFortyFive(FortyFives):
                 return Text(gettext_noop("Keep my cards")), None
             return Text(gettext_noop("Draw %(count)s"), (("count", Count(at.count, *CARD_COUNT)),)), None
         return Text("%(card)s", (("card", CardName(action[5:])),)), None  # the prompt says "take"
+
+    def marks(self, action: str, view: SeatView) -> Marks | None:
+        """The cards to discard are marked in the hand (a button per card would cover the table),
+        and the draw takes their discards first; no more may be marked than the stock holds."""
+        if action != DRAW:
+            return None
+        at = self.progress(view)
+        most = min(len(view.hand), self.stock_count(view) - at.count)
+        if most <= 0:
+            return None
+        counted = [self.action_text(DRAW, view)[0]]
+        counted += [
+            Text(gettext_noop("Discard %(count)d, draw %(drawn)d"), (("count", count), ("drawn", at.count + count)))
+            for count in range(1, most + 1)
+        ]
+        return Marks(Text(gettext_noop("Discard the marked cards")), tuple(counted))
 
     def call_said(self, deal: DealState | SeatView, index: int) -> Text | None:
         call = deal.calls[index]

@@ -181,14 +181,29 @@ class SeatShown:
 
 
 @dataclass(frozen=True, slots=True)
+class Marks:
+    """A choice that takes the cards marked in the hand with it (discard these, then draw as many):
+    one button after marking any number of cards, instead of a button per card."""
+
+    label: Text  # the button's words whatever is marked (a page without JavaScript)
+    counted: tuple[Text, ...]  # its words with 0, 1, 2 … cards marked; no more than that may be marked
+
+
+@dataclass(frozen=True, slots=True)
 class Choice:
-    """An action the viewer may take now, other than a card of the hand, as a button."""
+    """An action the viewer may take now, other than a card of the hand, as a button.
+
+    A choice with a ``card`` is taken with that card of the hand instead: by tapping it (a discard
+    of one card), or, where another choice ``marks``, by marking it and then taking that choice:
+    the marked cards' choices go first, in the hand's order, then that one."""
 
     action: str
     label: Text
     meaning: Text | None = None  # what it means, where that needs saying
     with_hand: bool = False  # belongs beside the hand (asking for new cards), not in the bar
     primary: bool = False
+    card: Card | None = None  # taken with this card of the hand (a discard), not a button of its own
+    marks: Marks | None = None  # takes the marked cards' choices first (the draw)
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from femkort_site.proxies import scope_client_address
 from games import services, snapshots
 from games.access import may_see
 from games.chat_html import chat_html, chat_line_html
+from games.engine.cards import INDEX
 from games.engine.game import looks_like_action
 from games.models import ChatMute, GameSession, Seat
 from games.selectors import table_view
@@ -41,6 +42,7 @@ log = logging.getLogger(__name__)
 NOT_FOUND = 4404
 TOO_MANY = 4429
 MAX_FRAME = 2048  # a move is under 200 characters; anything much longer is not one
+MAX_MARKED = 13  # a whole hand marked, at most
 
 
 class TableConsumer(LiveConsumer):
@@ -106,14 +108,15 @@ class TableConsumer(LiveConsumer):
             return
         # A move: a card or an action word; pages from before ``move`` sent it as ``card``.
         move, seq = message.get("move", message.get("card")), _whole_number(message.get("seq"))
-        if not looks_like_action(move) or seq is None:
+        marked = _cards(message.get("marked", []))
+        if not looks_like_action(move) or seq is None or marked is None:
             await self._refuse(_("That move was not understood; nothing changed."))
             return
         if not self.user.is_authenticated:
             await self._refuse(_("Log in and take a seat to play."))
             return
         try:
-            session = await db(self._take)(move, seq)
+            session = await db(self._take)(move, seq, marked)
         except _SignedOut:
             await self._signed_out()
             return
@@ -126,11 +129,13 @@ class TableConsumer(LiveConsumer):
         drivers.schedule(self.session_id, session.seq, session.due)
         await self._send_view(session.seq)  # the mover need not wait for the broadcast
 
-    def _take(self, move: str, seq: int) -> GameSession:
+    def _take(self, move: str, seq: int, marked: list[str]) -> GameSession:
         """The login check and the move in one trip to a database thread: a move is the hot path."""
         if not login_holds(self.session_key, self.user_id):
             raise _SignedOut
-        return services.action_take(session_id=self.session_id, user=self.user, action=move, seen_seq=seq)
+        return services.action_take(
+            session_id=self.session_id, user=self.user, action=move, seen_seq=seq, marked=marked
+        )
 
     async def _chat(self, text: object) -> None:
         if not isinstance(text, str):
@@ -261,3 +266,12 @@ def _whole_number(value: object) -> int | None:
     if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 9:
         return int(value)
     return None
+
+
+def _cards(value: object) -> list[str] | None:
+    """Cards marked in the hand, as a form sends them (one alone is a string, several a list), or
+    None if that is not what they are."""
+    cards = [value] if isinstance(value, str) else value
+    if not isinstance(cards, list) or len(cards) > MAX_MARKED or not all(card in INDEX for card in cards):
+        return None
+    return cards

@@ -17,8 +17,9 @@ from games import snapshots
 from games.announcements import announce
 from games.bots import decide
 from games.engine import IllegalPlay, Match, get_game
-from games.engine.game import State, Text
-from games.engine.options import gettext_noop
+from games.engine.cards import INDEX
+from games.engine.game import CardName, Count, State, Text
+from games.engine.options import gettext_noop, ngettext_noop
 from games.models import Deal, GameSession, Play, Seat
 from games.records import deal_state, match_of, sides_of, store_match
 from games.selectors import TableSnapshot
@@ -29,23 +30,34 @@ from .locks import locked_session
 from .standings import standings_record
 from .turns import abandon_due, ask_window, pace, session_end_abandoned, turn_begin
 
+CARDS = ngettext_noop("%(count)d card", "%(count)d cards")
+
 
 def action_take(
-    *, session_id: int, user: User, action: str, seen_seq: int, rng: random.Random | None = None
+    *,
+    session_id: int,
+    user: User,
+    action: str,
+    seen_seq: int,
+    marked: Sequence[str] = (),
+    rng: random.Random | None = None,
 ) -> GameSession:
     """Take ``action`` (a card, a bid, a call, a vote) for ``user``'s seat, having seen the table
-    at ``seen_seq``.
+    at ``seen_seq``; with ``marked`` cards of the hand, their actions first (the discards before
+    a draw), all in one move.
 
     Moves at one table apply one at a time, and a stale ``seen_seq`` (double click, old
     page) or an illegal action changes nothing and says why.
     """
     known = snapshots.peek(session_id)
     seat = _seat_of(known.seats, user) if known is not None else None
-    if known is not None and seat is not None and not seat.stand_in and known.seq == seen_seq:
+    if known is not None and seat is not None and not seat.stand_in and known.seq == seen_seq and not marked:
         moved = _play_known(known, action, seat.position)
         if moved is not None:
             return moved
-    return _action_take_locked(session_id=session_id, user=user, action=action, seen_seq=seen_seq, rng=rng)
+    return _action_take_locked(
+        session_id=session_id, user=user, action=action, seen_seq=seen_seq, marked=marked, rng=rng
+    )
 
 
 def computer_turn(
@@ -119,6 +131,35 @@ def _checked(state: State, action: str, position: int) -> State:
     return after
 
 
+def _with_marked(state: State, position: int, action: str, marked: Sequence[str]) -> list[str]:
+    """The actions of the cards marked in the hand, in the hand's order, then ``action``, the choice
+    that takes them (discard these, then draw). A card that may not be marked refuses them all."""
+    if not marked:
+        return [action]
+    view = state.view(position)
+    by_card = {choice.card: choice.action for choice in view.choices if choice.card is not None}
+    marks = next((choice.marks for choice in view.choices if choice.action == action and choice.marks), None)
+    if marks is None:
+        raise IllegalPlay("not_now", f"{action} takes no marked cards", seat=position, card=action, legal=[])
+    for card in marked:
+        if card not in by_card or list(marked).count(card) > 1:
+            known = card in INDEX and card in view.hand
+            text = Text(
+                gettext_noop("You cannot mark %(card)s now: nothing changed.")
+                if known
+                else gettext_noop("%(card)s is not in your hand: nothing changed."),
+                (("card", CardName(card) if card in INDEX else card),),
+            )
+            raise IllegalPlay(
+                "not_marked", f"{card} may not be marked now", seat=position, card=card, legal=[], text=text
+            )
+    most = len(marks.counted) - 1
+    if len(marked) > most:
+        text = Text(gettext_noop("You may mark at most %(count)s: nothing changed."), (("count", Count(most, *CARDS)),))
+        raise IllegalPlay("too_many_marked", f"at most {most} cards", seat=position, card=action, legal=[], text=text)
+    return [by_card[card] for card in view.hand if card in marked] + [action]
+
+
 def _advance(session: GameSession, seq: int) -> bool:
     """Move the table from ``seq`` to ``seq + 1`` if it is still in play there (one statement, no read)."""
     ops = connection.ops
@@ -157,7 +198,7 @@ def _seat_of(seats: Sequence[Seat], user: User) -> Seat | None:
 
 @transaction.atomic
 def _action_take_locked(
-    *, session_id: int, user: User, action: str, seen_seq: int, rng: random.Random | None
+    *, session_id: int, user: User, action: str, seen_seq: int, marked: Sequence[str], rng: random.Random | None
 ) -> GameSession:
     """The full way: lock the session row, check everything in order, settle the deal if it ends."""
     session = locked_session(session_id)
@@ -179,7 +220,9 @@ def _action_take_locked(
         raise TableError(message, code="stood_in")
     deal, state = (known.deal, known.state) if known else _current_deal(session)
     try:
-        _play(session, seats, deal, state, action, seat.position, rng, known)
+        _play(
+            session, seats, deal, state, _with_marked(state, seat.position, action, marked), seat.position, rng, known
+        )
     except IllegalPlay as error:
         raise IllegalCard(error) from None
     return session
@@ -209,7 +252,7 @@ def _computer_turn_locked(
     if card is None or card not in state.legal_actions():
         view = state.view(seat.position, match_of(session, seats).scores)
         card = decide(seat.played_by, view, rng or secrets.SystemRandom())
-    _play(session, seats, deal, state, card, seat.position, rng, known)
+    _play(session, seats, deal, state, [card], seat.position, rng, known)
     return session
 
 
@@ -265,15 +308,22 @@ def _play(
     seats: Sequence[Seat],
     deal: Deal,
     state: State,
-    card: str,
+    actions: Sequence[str],
     position: int,
     rng: random.Random | None,
     known: TableSnapshot | None,
 ) -> None:
-    """Apply one card, record it, settle the deal if it was the last, and tell the table."""
-    after = _checked(state, card, position)
-    Play.objects.create(deal_id=deal.pk, seq=state.action_count + 1, seat=position, action=card)
-    session.seq += 1
+    """Apply a card (or a seat's several actions in a row, all or none: the discards and the draw),
+    record it, settle the deal if it was the last, and tell the table once."""
+    after, steps = state, []
+    for action in actions:
+        if after.is_over:
+            raise IllegalPlay("not_now", "the deal is over", seat=position, card=action, legal=[])
+        steps.append(Play(deal_id=deal.pk, seq=after.action_count + 1, seat=position, action=action))
+        after = _checked(after, action, position)
+    for step in steps:
+        step.save(force_insert=True)
+    session.seq += len(steps)
     if after.is_over:
         # Settling writes to the seat and deal rows: work on fresh copies, never on a shared snapshot's.
         seats = list(session.seats.select_related("user"))

@@ -77,9 +77,8 @@
     if (!url) return;
     if (posting) return;  // a double click: the first card is on its way
     posting = true;
-    var values = {};
-    new FormData(form).forEach(function (value, key) { values[key] = value; });
-    if (submitter && submitter.name) values[submitter.name] = submitter.value;
+    var values = new FormData(form);  // every value, cards marked in the hand each on its own
+    if (submitter && submitter.name) values.append(submitter.name, submitter.value);
     var target = form.dataset.target || "#table";
     lastSent = form.id === "chat-form" ? "chat" : "hand";
     htmx.ajax("POST", url, { target: target, swap: "outerHTML", values: values }).finally(function () {
@@ -115,6 +114,31 @@
     });
   });
 
+  // The draw: the cards to discard are checkboxes in the hand, and one button takes them. Its words
+  // follow how many are marked ("Discard 2, draw 2", "Keep my cards"; the page gives them all, in
+  // data-marked-0, -1 …), no more may be marked than the stock holds, and the marks outlive a swap
+  // of the table at the same move (a push for someone coming online).
+  var marked = { seq: null, cards: [] };
+  function showMarks(root) {
+    var button = root.querySelector(".mark-done");
+    if (!button) return;
+    var boxes = Array.prototype.slice.call(root.querySelectorAll(".hand input[name=marked]"));
+    if (marked.seq === (table() && table().dataset.seq)) {
+      boxes.forEach(function (box) { if (marked.cards.indexOf(box.value) >= 0) box.checked = true; });
+    }
+    var count = boxes.filter(function (box) { return box.checked; }).length;
+    var most = Number(button.dataset.most);
+    boxes.forEach(function (box) { box.disabled = !box.checked && count >= most; });
+    var words = button.getAttribute("data-marked-" + count);
+    if (words) button.textContent = words;
+  }
+  document.addEventListener("change", function (event) {
+    if (!event.target.matches || !event.target.matches(".hand input[name=marked]")) return;
+    var boxes = document.querySelectorAll(".hand input[name=marked]:checked");
+    marked = { seq: table() && table().dataset.seq, cards: Array.prototype.map.call(boxes, function (box) { return box.value; }) };
+    showMarks(table());
+  });
+
   // Focus stays where it was across swaps: on the same card, or the hand's first card.
   var focused = null;
   document.addEventListener("focusin", function (event) {
@@ -129,7 +153,7 @@
   }
   function keepFocus(root) {
     if (!focused || (document.activeElement && document.activeElement !== document.body)) return;
-    var element = root.querySelector(focused) || root.querySelector(".choices button, .hand button.card");
+    var element = root.querySelector(focused) || root.querySelector(".choices button, .hand button.card, .hand .cards input");
     if (element) element.focus({ preventScroll: true });
   }
 
@@ -217,6 +241,7 @@
   document.addEventListener("htmx:wsClose", fitFelt);
 
   function tableShown(root) {
+    showMarks(root);
     if (root.dataset.title) document.title = root.dataset.title;
     if (root.dataset.now) skew = Number(root.dataset.now) - Date.now();
     tick();
@@ -227,6 +252,7 @@
   document.addEventListener("htmx:load", function (event) {
     fitFelt();
     var root = table();
+    if (root) showMarks(root);  // the hand may be swapped alone
     if (!root || !(event.detail.elt === root || event.detail.elt.contains(root))) return;
     tableShown(root);
   });
@@ -248,8 +274,9 @@
     var root = table();
     if (!root || event.ctrlKey || event.metaKey || event.altKey) return;
     var target = event.target;
-    if (target.closest && target.closest("input, textarea, select, [contenteditable]")) return;
-    var cards = Array.prototype.slice.call(root.querySelectorAll(".hand button.card"));
+    if (target.closest && target.closest("input:not([type=checkbox]), textarea, select, [contenteditable]")) return;
+    // A card of the hand: a button to play it, or in the draw a checkbox to mark it.
+    var cards = Array.prototype.slice.call(root.querySelectorAll(".hand button.card, .hand .cards input"));
     if (!cards.length) return;
     if (/^[1-9]$/.test(event.key)) {
       var card = cards[Number(event.key) - 1];

@@ -111,7 +111,8 @@ class Player:
                 self.play_a_card()
 
     def playable(self):
-        return self.page.locator(".choices button, .hand button.card:not([aria-disabled=true])")
+        """What this player may act with now: a bid or call, a card, or the draw's button."""
+        return self.page.locator(".choices button, .hand button.card:not([aria-disabled=true]), .hand .mark-done")
 
     def play_a_card(self) -> str:
         """Click the first card the rules allow, or in an auction the first button that is not a
@@ -120,6 +121,10 @@ class Player:
         if choices.count():
             bolder = self.page.locator(".choices button:not([data-action=pass])")
             return self._click(bolder.first if bolder.count() else choices.first, "data-action")
+        draw = self.page.locator(".hand .mark-done")
+        if draw.count():  # the draw: mark the first card to discard, then draw
+            self.page.locator(".hand label.card").first.click()
+            return self._click(draw, "data-action")
         return self._click(self.playable().first, "data-card")
 
     def _click(self, card, attribute: str) -> str:

@@ -23,7 +23,7 @@ def test_auction_forty_five_with_a_friend_as_partner_against_two_computers(playe
             seen["partner"] |= page.locator(f".seat[data-seat='0'] .partner:has-text('{bo.name}')").count() > 0
             seen["stock"] |= page.locator(".pile-area.stock .pile-count").count() > 0
             seen["bid"] |= page.locator(".choices button[data-action^='bid:']").count() > 0
-            seen["draw"] |= page.locator(".choices button[data-action='draw']").count() > 0
+            seen["draw"] |= page.locator(".hand button.mark-done[data-action='draw']").count() > 0
 
     play_together([anna, bo], check=look, minutes=10)
     assert all(seen.values()), seen

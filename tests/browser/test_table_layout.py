@@ -245,3 +245,153 @@ def test_on_a_desktop_no_seat_covers_a_card_of_the_trick(player):
     settled(page)
     assert covering_the_trick(page) == []
     assert below_the_dock(page) == []
+
+
+LANGUAGES = ["en-GB", "sv-SE", "ru-RU", "uk-UA", "es-ES", "it-IT"]
+
+
+def _apart(one: dict, other: dict) -> bool:
+    """Two boxes that do not intersect (touching edges allowed)."""
+    return (
+        one["x"] + one["width"] <= other["x"] + 1
+        or other["x"] + other["width"] <= one["x"] + 1
+        or one["y"] + one["height"] <= other["y"] + 1
+        or other["y"] + other["height"] <= one["y"] + 1
+    )
+
+
+@pytest.mark.parametrize("viewport", [TALL_PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_the_draw_marks_cards_in_the_hand_and_never_covers_your_seat(player, locale, viewport):
+    """Auction Forty-Five's draw: the cards to discard are marked in the hand itself and one button
+    says what it will do; the bar stays below your own seat in every language."""
+    me = player(viewport, locale=locale)
+    me.against_computers(game="auction_forty_five", seats=4)
+    page = me.page
+    while True:  # pass in every auction until a deal's draw comes to this player
+        me.wait_for_turn(timeout=90_000)
+        if page.locator(".hand .mark-done").count():
+            break
+        passing = page.locator(".choices button[data-action=pass]")
+        if passing.count():
+            me._click(passing, "data-action")
+        else:
+            me.play_a_card()
+    settled(page)
+    page.evaluate("window.scrollTo(0, 0)")
+    done = page.locator(".hand .mark-done")
+    assert page.locator(".choices button").count() == 0  # no button per card
+    cards = page.locator(".hand label.card")
+    assert cards.count() == 5
+    for index in (0, 2, 4):
+        cards.nth(index).click()
+    expect(done).to_have_text(done.get_attribute("data-marked-3"))
+    assert page.locator(".hand input[name=marked]:checked").count() == 3
+    cards.nth(2).click()  # and unmarked again
+    expect(done).to_have_text(done.get_attribute("data-marked-2"))
+    page.keyboard.press("2")  # the keys mark too, as they play a card
+    expect(done).to_have_text(done.get_attribute("data-marked-3"))
+    page.keyboard.press("2")
+    expect(done).to_have_text(done.get_attribute("data-marked-2"))
+    label = "phone" if viewport is TALL_PHONE else "desktop"
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / f"auction-forty-five-draw-{label}-{locale[:2]}.png"))
+    dock = box_of(page, ".dock")
+    mine = box_of(page, _my_seat(page))
+    assert _apart(mine, dock), (mine, dock)
+    assert in_view(page, ".felt .seat, .prompt, .hand label.card, .hand .mark-done") == []
+    assert below_the_dock(page) == []
+    assert overlapping(page, ".felt .seat") == []
+    seq = page.locator("#table").get_attribute("data-seq")
+    done.click()  # two cards discarded and two drawn, in one move
+    page.wait_for_selector(f"#table:not([data-seq='{seq}'])", state="attached")
+    expect(page.locator(".hand .mark-done")).to_have_count(0)
+
+
+@pytest.mark.parametrize("viewport", [TALL_PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_at_two_seats_the_opponent_sits_opposite(player, viewport):
+    me = player(viewport)
+    me.against_computers(game="forty_five", seats=2)
+    page = me.page
+    settled(page)
+    mine = box_of(page, _my_seat(page))
+    theirs = box_of(page, f'.felt .seat:not([data-seat="{page.locator("#table").get_attribute("data-me")}"])')
+    assert theirs["y"] + theirs["height"] <= mine["y"], (theirs, mine)  # above
+    assert abs((theirs["x"] + theirs["width"] / 2) - (mine["x"] + mine["width"] / 2)) <= 1, (theirs, mine)
+
+
+def touching(page, one: str, other: str, gap: float = 0) -> list[tuple[str, str]]:
+    """Elements of ``one`` and of ``other`` whose boxes meet, or come closer than ``gap`` pixels."""
+    return page.evaluate(
+        """([one, other, gap]) => {
+            const hits = [];
+            for (const a of document.querySelectorAll(one)) for (const b of document.querySelectorAll(other)) {
+                const p = a.getBoundingClientRect(), q = b.getBoundingClientRect();
+                const apart = p.right + gap <= q.left || q.right + gap <= p.left
+                    || p.bottom + gap <= q.top || q.bottom + gap <= p.top;
+                if (!apart) hits.push([a.outerHTML.slice(0, 60), b.outerHTML.slice(0, 60)]);
+            }
+            return hits;
+        }""",
+        [one, other, gap],
+    )
+
+
+@pytest.mark.parametrize("viewport", [TALL_PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_who_takes_the_trick_is_said_beside_its_cards_not_over_them(player, viewport):
+    me = player(viewport)
+    me.against_computers(game="femkort", seats=4)
+    page = me.page
+    note = page.locator("#table[data-my-turn] .felt-note.trick-taken")
+    while True:  # play until this player leads after a trick taken, the banner on show
+        me.wait_for_turn(timeout=30_000)
+        if note.count():
+            break
+        me.play_a_card()
+    settled(page)
+    label = "phone" if viewport is TALL_PHONE else "desktop"
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / f"trick-taken-{label}.png"))
+    assert page.locator(".felt .trick.taken .card").count() == 4
+    assert touching(page, ".felt-note.trick-taken", ".felt .trick .card") == []
+    assert touching(page, ".felt-note.trick-taken", ".felt .seat") == []
+
+
+# Michigan's played cards, a row per suit, each as long as a suit can run (two to ace), measured at
+# once (a push may swap the middle of the table in again): the rows that meet a seat or leave the window.
+FULL_ROWS = """(gap) => {
+    const area = document.querySelector(".felt .layout-area");
+    const rows = [...area.querySelectorAll(".layout-row")];
+    const card = rows[0].querySelector(".card");
+    while (rows.length < 4) rows.push(area.appendChild(rows[0].cloneNode(false)));
+    for (const row of rows) while (row.children.length < 13) row.append(card.cloneNode(true));
+    const hits = [];
+    for (const row of rows) for (const seat of document.querySelectorAll(".felt .seat")) {
+        const p = row.getBoundingClientRect(), q = seat.getBoundingClientRect();
+        const apart = p.right + gap <= q.left || q.right + gap <= p.left
+            || p.bottom + gap <= q.top || q.bottom + gap <= p.top;
+        if (!apart) hits.push(seat.dataset.seat);
+    }
+    const cards = [...area.querySelectorAll(".card")].map((c) => c.getBoundingClientRect());
+    const out = cards.filter((c) => c.left < 0 || c.top < 0 || c.right > innerWidth || c.bottom > innerHeight);
+    return {cards: cards.length, hits: hits, out: out.length};
+}"""
+
+
+@pytest.mark.parametrize("seats", [3, 4, 6])
+@pytest.mark.parametrize("viewport", [TALL_PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_michigans_rows_of_played_cards_keep_clear_of_the_seats(player, seats, viewport):
+    me = player(viewport)
+    me.against_computers(game="michigan", seats=seats)
+    page = me.page
+    while True:  # ante, and play, until a card lies in the middle at this player's turn (all waits for it)
+        me.wait_for_turn(timeout=90_000)
+        if page.locator(".felt .layout-area .layout-row .card").count():
+            break
+        me.play_a_card()
+    settled(page)
+    measured = page.evaluate(FULL_ROWS, 4)  # whatever was played so far: four rows of thirteen
+    label = "phone" if viewport is TALL_PHONE else "desktop"
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / f"michigan-rows-{label}-{seats}.png"))
+    assert measured == {"cards": 4 * 13, "hits": [], "out": 0}

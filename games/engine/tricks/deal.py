@@ -24,7 +24,21 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..cards import BIT, CARDS, INDEX, SUITS, Card, NotationError, from_mask, parse_card, parse_suit
-from ..game import EVERYONE, Area, Count, Game, IllegalPlay, InvalidDeal, Match, Outcome, SeatName, Text, View, Viewer
+from ..game import (
+    EVERYONE,
+    Area,
+    Count,
+    Game,
+    IllegalPlay,
+    InvalidDeal,
+    Marks,
+    Match,
+    Outcome,
+    SeatName,
+    Text,
+    View,
+    Viewer,
+)
 from ..options import Option, gettext_noop
 
 if TYPE_CHECKING:
@@ -394,6 +408,17 @@ class TrickGame(Game):
         """A button for an action other than a card: what it says, and what it means if that
         needs saying. Games with an auction word their bids and calls."""
         return Text(action), None
+
+    def marked_card(self, action: str, view: SeatView) -> Card | None:
+        """The card of the hand that takes ``action``, or None for an action of its own button. A
+        discard is its card: tapped in the hand (the dealer's discard), or marked there and taken
+        with the choice that ``marks`` (the discards before a draw)."""
+        return action[8:] if action.startswith("discard:") else None
+
+    def marks(self, action: str, view: SeatView) -> Marks | None:
+        """What the button says that takes the marked cards' actions first, then ``action``, or
+        None: ``action`` takes no marked cards."""
+        return None
 
     def call_said(self, deal: DealState | SeatView, index: int) -> Text | None:
         """The deal's ``index``-th bid or call (``deal.calls[index]``) as the table announces it

@@ -94,7 +94,8 @@ def _choices(seen: SeatView) -> tuple[Choice, ...]:
             choices.append(_poll_choice(action, REDEAL_NO in seen.actions))
             continue
         label, meaning = rules.action_text(action, seen)
-        choices.append(Choice(action, label, meaning))
+        marked, marks = rules.marked_card(action, seen), rules.marks(action, seen)
+        choices.append(Choice(action, label, meaning, card=marked, marks=marks))
     return tuple(choices)
 
 
