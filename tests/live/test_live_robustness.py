@@ -280,6 +280,7 @@ async def test_sockets_opened_at_the_same_moment_are_counted_one_by_one(players,
         consumer = TableConsumer()
         consumer.session_id, consumer.channel_name = session.pk, f"race-{n}"
         consumer.user = players[0] if signed_in else AnonymousUser()
+        consumer.scope = {"session": {}}  # a browser session that showed no private table's code
         consumers.append(consumer)
     verdicts = await database_sync_to_async(_open_at_once, thread_sensitive=False)(consumers, "192.0.2.1")
     assert sorted(verdicts) == ["ok"] * 4 + ["too_many"] * 8
