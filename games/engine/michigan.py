@@ -22,6 +22,7 @@ from .game import (
     EVERYONE,
     Area,
     CardName,
+    CardNames,
     Choice,
     Count,
     Game,
@@ -290,6 +291,20 @@ class MichiganState:
 
     # -- refusals ---------------------------------------------------------------------
 
+    def _run_start(self, legal: list[str]) -> Text:
+        """Why a card may not start the new run, in words true of every card refused here: the
+        page has one sentence for all of them (a card's own reason would name the wrong card for
+        another), so it lists the cards that may start it."""
+        cards = (("legal", CardNames(tuple(card for card in legal if card in INDEX))),)
+        if self.barred < 0:
+            return Text(gettext_noop("A run starts with your lowest card of a suit: %(legal)s."), cards)
+        return Text(
+            gettext_noop(
+                "A new run starts with your lowest card of a suit but %(suit)s, the suit just stopped: %(legal)s."
+            ),
+            (("suit", SuitName(SUITS[self.barred])), *cards),
+        )
+
     def _refusal(self, action: str, legal: list[str]) -> IllegalPlay:
         seat, phase = self.to_act, self.phase
         if phase == PLAY_PHASE:
@@ -328,10 +343,7 @@ class MichiganState:
                     seat,
                     action,
                     legal,
-                    Text(
-                        gettext_noop("A new run may not start in %(suit)s, the suit just stopped."),
-                        (("suit", SuitName(SUITS[self.barred])),),
-                    ),
+                    self._run_start(legal),
                 )
             if action in INDEX:
                 lowest = CARDS[_lowest(self.hands[seat] & SUIT_MASK[INDEX[action] // 13])]
@@ -341,10 +353,7 @@ class MichiganState:
                     seat,
                     action,
                     legal,
-                    Text(
-                        gettext_noop("A run starts with your lowest card of the suit: the %(card)s."),
-                        (("card", CardName(lowest)),),
-                    ),
+                    self._run_start(legal),
                 )
             return _refused("play_a_card", "Play a card now.", seat, action, legal)
         if phase == ANTE_PHASE:
@@ -498,7 +507,7 @@ def _view(state: MichiganState, viewer: Viewer, final: MichiganState) -> View:
     legal = state.legal_actions() if my_turn else []
     hand = _suit_order(state.hands[viewer]) if mine and shown_hands else ()
     refusal = None
-    if my_turn and state.phase == PLAY_PHASE:
+    if my_turn:  # the widow and the offers show the hand too: a card tapped then says why as well
         refused = next((card for card in hand if card not in legal), None)
         if refused is not None:
             refusal = state._refusal(refused, legal).text

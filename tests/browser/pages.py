@@ -41,6 +41,8 @@ class Player:
         for name, value in options.items():
             if isinstance(value, bool):  # a checkbox
                 self.page.set_checked(f"#id_{name}", value)
+            elif self.page.locator(f"select#id_{name}").count():  # a choice (points to win)
+                self.page.select_option(f"#id_{name}", value)
             else:
                 self.page.fill(f"#id_{name}", value)
         self.page.locator("form.stacked button[type=submit]").click()
