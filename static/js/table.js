@@ -228,6 +228,12 @@
     var room = window.innerHeight - top - below - (dock ? dock.getBoundingClientRect().height : 0);
     document.documentElement.style.setProperty("--felt-fit", Math.floor(room) + "px");
     felt.dataset.fitted = "";
+    // A header too tall to leave the felt its least height: the page scrolls the header away, never
+    // letting the bar cover the seats (the bar is sticky; the felt's bottom goes just above it).
+    if (dock) {
+      var covered = felt.getBoundingClientRect().bottom + below - dock.getBoundingClientRect().top;
+      if (covered > 0.5) window.scrollBy(0, Math.ceil(covered));
+    }
     fittedTo = { width: window.innerWidth, height: window.innerHeight };
   }
   // A phone's window grows a little as its browser's bars hide on scrolling, and the felt need

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import DESKTOP, PHONE, TALL_PHONE
+from .test_phone_sessions import my_seat_covered
 
 SHOTS = os.environ.get("FEMKORT_SCREENSHOTS")  # a folder: save each layout there (the README's pictures)
 
@@ -395,3 +396,24 @@ def test_michigans_rows_of_played_cards_keep_clear_of_the_seats(player, seats, v
     if SHOTS:
         page.screenshot(path=str(Path(SHOTS) / f"michigan-rows-{label}-{seats}.png"))
     assert measured == {"cards": 4 * 13, "hits": [], "out": 0}
+
+
+def test_a_header_too_tall_for_the_felt_scrolls_away_and_the_bar_never_covers_your_seat(player):
+    """A long header (Seven Up's refused cards, a long log) leaves the felt less than its least
+    height on a phone: the page scrolls the header away rather than let the bar cover the seat."""
+    me = player(TALL_PHONE)
+    me.against_computers(game="seven_up", seats=2)
+    me.wait_for_turn()
+    settled(me.page)
+    me.page.evaluate(
+        """() => {
+            const head = document.getElementById("table-head");
+            for (let line = 0; line < 12; line += 1) {
+                const said = document.createElement("p");
+                said.textContent = "A long line of the header " + line;
+                head.append(said);
+            }
+            document.dispatchEvent(new CustomEvent("htmx:load", {detail: {elt: head}}));
+        }"""
+    )
+    assert my_seat_covered(me.page) is None
