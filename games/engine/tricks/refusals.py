@@ -24,6 +24,8 @@ def refusal_text(error: IllegalPlay) -> Text:
     """The sentence for a refused action: the rule it broke, and what would have been allowed."""
     if error.rule in PLAIN:
         return Text(PLAIN[error.rule])
+    if error.rule == "not_now" and error.card in INDEX and not any(action in INDEX for action in error.legal):
+        return Text(gettext_noop("No card is played now: choose one of the buttons."))  # a card tapped in an auction
     if error.rule in NOT_A_CHOICE or (error.rule == "not_in_hand" and error.card not in INDEX):
         return Text(gettext_noop("That is not one of your choices now."))
     if error.rule == "not_in_hand":
