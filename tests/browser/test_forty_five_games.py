@@ -11,7 +11,7 @@ from .test_auction_games import _exports_replay
 
 def test_auction_forty_five_with_a_friend_as_partner_against_two_computers(player):
     anna, bo = player(), player()
-    url = anna.open_table(game="auction_forty_five", seats=4)
+    url = anna.open_table(game="auction_forty_five", seats=4, points="45")  # the short session
     bo.sit_at(url, position=2, host=anna)
     anna.add_computers(2)
     anna.start()
@@ -34,7 +34,7 @@ def test_auction_forty_five_with_a_friend_as_partner_against_two_computers(playe
 
 def test_forty_five_for_two_against_a_computer(player):
     me: Player = player()
-    me.open_table(game="forty_five", seats=2)
+    me.open_table(game="forty_five", seats=2, points="25")
     me.add_computers(1)
     me.start()
     seen = {"upcard": False}
