@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .cards import BIT, INDEX, Card
-from .forty_fives import TRUMPS, FortyFives, best_suit, discard_value, hand_strength, is_trump
+from .forty_fives import TRUMPS, FortyFives, best_suit, discard_value, hand_strength, is_trump, points_to_win
 from .game import Area, CardName, CardNames, Count, IllegalPlay, InvalidDeal, Marks, SeatName, SuitName, Text
 from .options import Option, gettext_noop, ngettext_noop
 from .tricks.deal import DealState, Trick
@@ -148,18 +148,7 @@ class AuctionFortyFive(FortyFives):
             gettext_noop("Dealer robs the pack"),
             gettext_noop("In the draw the dealer looks through the stock and chooses the new cards."),
         ),
-        Option(
-            "points",
-            "choice",
-            str(WINNING_SCORE),
-            gettext_noop("Points to win"),
-            gettext_noop("The first side to this many points wins the session. Fewer points make a shorter session."),
-            choices=(
-                ("45", gettext_noop("45 points")),
-                ("60", gettext_noop("60 points")),
-                ("120", gettext_noop("120 points")),
-            ),
-        ),
+        points_to_win(WINNING_SCORE, TARGETS),
         # Not in the rules: a bidding side that keeps failing is set back without end, and a session
         # that may last for ever is a table's own choice to cut short.
         Option(

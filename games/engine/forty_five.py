@@ -15,9 +15,9 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from .cards import BIT, Card, parse_card
-from .forty_fives import ACE_OF_HEARTS, FortyFives, discard_value
+from .forty_fives import ACE_OF_HEARTS, FortyFives, discard_value, points_to_win
 from .game import CardName, Count, IllegalPlay, InvalidDeal, SeatName, SuitName, Text
-from .options import Option, gettext_noop, ngettext_noop
+from .options import gettext_noop, ngettext_noop
 from .tricks.deal import DealState, Trick
 from .tricks.sides import POINTS, SidesMatch
 
@@ -62,16 +62,7 @@ class FortyFive(FortyFives):
     target = WINNING_SCORE
     opens_with_auction = False  # play begins at once when nobody may rob
 
-    options_schema = (
-        Option(
-            "points",
-            "choice",
-            str(WINNING_SCORE),
-            gettext_noop("Points to win"),
-            gettext_noop("The first side to this many points wins the session. Fewer points make a shorter session."),
-            choices=(("25", gettext_noop("25 points")), ("45", gettext_noop("45 points"))),
-        ),
-    )
+    options_schema = (points_to_win(WINNING_SCORE, TARGETS),)
 
     def parse_options(self, raw: Mapping[str, Any] | None) -> FortyFiveOptions:
         raw = dict(raw or {})

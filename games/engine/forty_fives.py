@@ -16,13 +16,25 @@ from typing import Any
 
 from .cards import BIT, SUIT_MASK, SUITS, Card, deck, from_mask
 from .game import CardName, CardNames, Count, IllegalPlay, InvalidDeal, SuitName, Text, View
-from .options import gettext_noop, ngettext_noop
+from .options import Option, gettext_noop, ngettext_noop
 from .tricks.deal import DealState, Trick, playing_order
 from .tricks.seat_view import SeatView
 from .tricks.sides import SidesGame
 
 ACE_OF_HEARTS = "AH"
 RED = "HD"
+
+
+def points_to_win(default: int, targets: tuple[int, ...]) -> Option:
+    """The session's length: the rules' target by default, and the shorter ones players also play to."""
+    return Option(
+        "points",
+        "choice",
+        str(default),
+        gettext_noop("Points to win"),
+        gettext_noop("The first side to this many points wins the session. Fewer points make a shorter session."),
+        choices=tuple((str(target), str(target)) for target in targets),
+    )
 
 
 def trump_order(trump: str) -> tuple[Card, ...]:
