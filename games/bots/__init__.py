@@ -1,8 +1,8 @@
 """Computer players: pure Python, no Django. A seat's computer sees only that seat's ``View``.
 
-``seat_player(game, level)`` is the one way in: a game may bring its own players (the trick
-games do, through ``TrickGame.computer``: ``games.bots.tricks``), and any other game gets the
-generic ones (``generic``), which play through the game protocol alone. Levels: ``easy``
+``seat_player(game, level)`` is the one way in: a game names the players that play it
+(``Game.computer_players``): the trick library's own (``games.bots.tricks``), or the generic
+ones (``generic``), which play through the game protocol alone. Levels: ``easy``
 plays a random legal action, ``medium`` and ``strong`` look ahead, more or less far.
 """
 
@@ -29,9 +29,10 @@ def seat_player(game: str, kind: str, rng: random.Random | None = None) -> SeatP
     if kind not in LEVELS:
         raise ValueError(f"unknown computer player {kind!r}; known: {', '.join(LEVELS)}")
     rng = rng or random.SystemRandom()
-    own = get_game(game).computer(kind, rng)
-    if own is not None:
-        return own
+    if get_game(game).computer_players == "tricks":
+        from .tricks import TrickSeat, computer_player
+
+        return TrickSeat(computer_player(kind, rng))
     from .generic import generic_player
 
     return generic_player(kind, rng, game)

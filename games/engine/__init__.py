@@ -1,4 +1,4 @@
-"""The rules engine: pure Python, no Django. See ``base`` for the interface a game implements."""
+"""The rules engine: pure Python, no Django. ``game`` holds the protocol a game implements; ``GAMES`` registers them."""
 
 from .auction_forty_five import AUCTION_FORTY_FIVE
 from .cards import CARDS, RANKS, SUITS, Card, NotationError, parse_card

@@ -203,6 +203,7 @@ class AllFours(SidesGame):
         calls = tuple(call if call != HIDDEN_DISCARD else "discard:?" for call in seen.calls)
         return DealState(
             game=seen.game,
+            rules=seen.rules,
             options=self.parse_options(seen.options),
             dealer=seen.dealer,
             dealt=dealt,

@@ -674,6 +674,7 @@ def _calls_only(view: SeatView | DealState, calls: tuple[str, ...] | None = None
     needs the hands)."""
     return DealState(
         game=view.game,
+        rules=view.rules,
         options=None,
         dealer=view.dealer,
         dealt=(),

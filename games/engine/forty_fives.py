@@ -255,6 +255,7 @@ class FortyFives(SidesGame):
         dealt = tuple((*seen.played[seat], *hands[seat], *filler)[:5] for seat in range(seen.players))
         return DealState(
             game=seen.game,
+            rules=seen.rules,
             options=self.parse_options(seen.options),
             dealer=seen.dealer,
             dealt=dealt,

@@ -413,9 +413,10 @@ class Game:
         anew where they could lie): how computer players that know no rules of thumb look ahead."""
         raise NotImplementedError(f"{self.name} cannot deal the cards its views hide")
 
-    def computer(self, level: str, rng: random.Random) -> Any:
-        """The game's own computer player at ``level``, or None for the generic players."""
-        return None
+    # Which computer players play the game: "generic" ones play through this protocol alone; a
+    # library's own (``"tricks"``: the trick library's, reading ``View.detail``) are chosen by the
+    # bots package, which the engine never imports.
+    computer_players: ClassVar[str] = "generic"
 
     # A game may give the generic players a rule of thumb: the medium player follows it, and the
     # strong player's play-outs have every seat follow it instead of playing at random.

@@ -22,10 +22,11 @@ def modules() -> dict[str, Path]:
 
 
 def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
-    """What a module imports when it is loaded (imports inside functions wait until called)."""
+    """Everything a module imports, at the top or inside a function: an import that waits until it is
+    called still ties the layers together."""
     package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
     found = set()
-    for node in ast.parse(path.read_text()).body:
+    for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom):
             base = package[: len(package) - node.level + 1] if node.level else []
             target = ".".join([*base, *([node.module] if node.module else [])])

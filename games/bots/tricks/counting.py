@@ -188,6 +188,7 @@ def world_state(view: SeatView, world: dict[int, int], left_over: int) -> DealSt
     dealt = tuple(("",) * sum(rules.packets) for _ in range(view.players))  # only its length is read
     return DealState(
         game=view.game,
+        rules=view.rules,
         options=rules.parse_options(view.options),
         dealer=view.dealer,
         dealt=dealt,
@@ -210,6 +211,7 @@ def seat_view(state: DealState, seat: int) -> SeatView:
         calls = tuple(HIDDEN_DISCARD if c.startswith(HIDDEN_DISCARD + ":") else c for c in calls)
     return SeatView(
         game=state.game,
+        rules=state.rules,
         options={},
         players=state.players,
         seat=seat,

@@ -63,6 +63,7 @@ class DealState:
     """One deal, from the dealt hands to the last trick; never mutated, ``play`` returns a new one."""
 
     game: str
+    rules: TrickGame = field(compare=False, repr=False)  # the game itself (the state's own, as OpenSpiel's)
     options: Any
     dealer: int
     dealt: tuple[tuple[Card, ...], ...]
@@ -81,12 +82,6 @@ class DealState:
     upcard: Card | None = None  # a card the deal turns face up beside the hands (Euchre)
     stock: tuple[Card, ...] = ()  # the undealt cards in order, top first, where the deal draws from them
     standing: tuple[int, ...] = ()  # each side's score before the deal, where the deal's rules read it
-
-    @property
-    def rules(self) -> TrickGame:
-        from .. import GAMES
-
-        return GAMES[self.game]
 
     @property
     def players(self) -> int:
@@ -257,11 +252,7 @@ class TrickGame(Game):
 
         return resample(view, rng)
 
-    def computer(self, level: str, rng: random.Random) -> Any:
-        """The trick library's own computer players (they read the trick view, ``View.detail``)."""
-        from games.bots.tricks import TrickSeat, computer_player
-
-        return TrickSeat(computer_player(level, rng))
+    computer_players: ClassVar[str] = "tricks"  # the trick library's own (they read ``View.detail``)
 
     def deal_score(self, state: DealState, seat: int) -> float:
         """How well a finished deal went for ``seat`` on its own terms (the arena's measure): 1 for a
@@ -593,6 +584,7 @@ class TrickGame(Game):
         leader = seats[(seats.index(dealer) + 1) % len(seats)]
         return DealState(
             game=self.name,
+            rules=self,
             options=options,
             dealer=dealer,
             dealt=tuple(hands),

@@ -55,6 +55,7 @@ def resample(view: View, rng: random.Random) -> DealState:
         dealt.append(tuple([*picked[: max(size - len(cards), 0)], *cards]))
     return DealState(
         game=seen.game,
+        rules=seen.rules,
         options=rules.parse_options(seen.options),
         dealer=seen.dealer,
         dealt=tuple(dealt),

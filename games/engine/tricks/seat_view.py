@@ -18,6 +18,7 @@ class SeatView:
     """A deal as seen by ``seat`` (``None``: a spectator). Other hands appear only as card counts."""
 
     game: str
+    rules: TrickGame = field(compare=False, repr=False)
     options: dict[str, Any]
     players: int
     seat: int | None
@@ -44,12 +45,6 @@ class SeatView:
     upcard: Card | None = None
     stock: tuple[Card, ...] = ()  # the undealt cards in order: only in a view for everyone
     standing: tuple[int, ...] = ()  # each side's score before the deal, where the deal's rules read it (public)
-
-    @property
-    def rules(self) -> TrickGame:
-        from .. import GAMES
-
-        return GAMES[self.game]
 
     @property
     def my_turn(self) -> bool:
@@ -100,6 +95,7 @@ def view_for(state: DealState, seat: Viewer, scores: tuple[int, ...] = ()) -> Se
     mine = seat is not None and 0 <= seat < state.players and bool(state.dealt[seat])  # sitting out: still yours
     return SeatView(
         game=state.game,
+        rules=state.rules,
         options=state.options.as_record(state.trump),
         players=state.players,
         seat=seat,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from ..cards import Card, deck, parse_card
@@ -37,9 +37,7 @@ class SidesGame(AuctionGame):
             raise InvalidDeal(f"{self.name} is for {counts} players, not {players}")
         return deck()
 
-    def computer(self, level: str, rng: random.Random) -> Any:
-        """The generic players, which play out with the game's rule of thumb."""
-        return None
+    computer_players: ClassVar[str] = "generic"  # they play out with the game's rule of thumb
 
     def side_of(self, state: DealState | SeatView, seat: int) -> int:
         options = self.parse_options(state.options) if isinstance(state, SeatView) else state.options
@@ -131,13 +129,19 @@ class SidesGame(AuctionGame):
         self.deck(players)
         sides = len(self.sides(players, options))
         return SidesMatch(
-            game=self.name, options=options, players=players, dealer=rng.randrange(players), points=(0,) * sides
+            game=self.name,
+            rules=self,
+            options=options,
+            players=players,
+            dealer=rng.randrange(players),
+            points=(0,) * sides,
         )
 
     def match_from_record(self, record: Mapping[str, Any], *, players: int, options: Any) -> SidesMatch:
         self.deck(players)
         return SidesMatch(
             game=self.name,
+            rules=self,
             options=options,
             players=players,
             dealer=record["dealer"],
@@ -254,17 +258,12 @@ class SidesMatch:
     """Each side's points; the first side to the game's target, counting in its order, wins the session."""
 
     game: str
+    rules: SidesGame = field(compare=False, repr=False)
     options: Any
     players: int
     dealer: int
     points: tuple[int, ...]
     winner: int | None = None  # the side that reached the target first
-
-    @property
-    def rules(self) -> SidesGame:
-        from .. import GAMES
-
-        return GAMES[self.game]
 
     @property
     def finished(self) -> bool:
