@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 
+from . import rights
 from .cardnames import card_corner, card_face, card_label, card_short
 from .engine import GAMES
 from .engine.game import EVERYONE, Area, Game, Match, Shown, State, View
@@ -467,18 +468,6 @@ def _as_datetime(value: datetime | str | None) -> datetime | None:
     return parsed if parsed is None or timezone.is_aware(parsed) else timezone.make_aware(parsed, UTC)
 
 
-def host_gone(session: GameSession, seats: Sequence[Seat], online: frozenset[int]) -> bool:
-    """A full waiting table whose host has shown no sign of life for a while (no socket, no page
-    or poll): anyone seated may start it, so a table everyone joined never waits for ever."""
-    if session.status != GameSession.Status.WAITING or any(seat.is_empty for seat in seats):
-        return False
-    if session.host_id in online:
-        return False
-    host_seat = next((seat for seat in seats if seat.user_id == session.host_id), None)
-    last = max(filter(None, (session.created, host_seat.seen if host_seat else None)))
-    return (timezone.now() - last).total_seconds() >= settings.FEMKORT_HOST_GONE_SECONDS
-
-
 def invite_names(user_id: int, limit: int = 30) -> list[str]:
     """Whom the host may want to invite: friends first, then recent opponents (for the name box's list)."""
     friends = list(Follow.objects.filter(user_id=user_id).values_list("followed__username", flat=True)[:limit])
@@ -544,11 +533,11 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
     session, seats, state = snapshot.session, snapshot.seats, snapshot.state
     online = snapshot.online if online is None else online
     signed_in = bool(user and user.is_authenticated)
+    user_id = user.pk if signed_in else None
     # A seat left for good is no longer the leaver's: from then on they see what a spectator sees.
     me = next((s.position for s in seats if signed_in and s.user_id == user.pk and not s.left), None)
     view = state.view(me) if state and me is not None else None
     panels, areas, last_deal, finished, header = _public(snapshot, online, me, user.pk if signed_in else None)
-    filled = sum(not seat.is_empty for seat in seats)
     is_host = signed_in and user.pk == session.host_id
     waiting = session.status == GameSession.Status.WAITING
     playing = session.status == GameSession.Status.PLAYING
@@ -571,11 +560,9 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
         last_deal=last_deal,
         my_turn=bool(view and view.my_turn and playing and not stood_in),
         signed_in=signed_in,
-        can_start=waiting
-        and (is_host or (me is not None and host_gone(session, seats, online)))
-        and filled >= players_needed(session.game),
+        can_start=rights.may_start(session, seats, user_id, online),
         needed=players_needed(session.game),
-        can_join=waiting and signed_in and me is None and filled < len(seats) and not session.locked,
+        can_join=rights.may_join(session, seats, user_id),
         removed=bool(signed_in and me is None and user.pk in session.removed and waiting),
         invite_names=snapshot.invite_names if waiting and is_host else (),
         invitations_sent=snapshot.invitations if waiting and is_host else (),
@@ -583,9 +570,9 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
         actions=tuple(choice for choice, with_hand in choices if with_hand),
         choices=tuple(choice for choice, with_hand in choices if not with_hand) if view and view.my_turn else (),
         marking=_marking(view, names) if acting and view.my_turn else None,
-        can_leave=bool(playing and mine and not mine.left),
-        can_reclaim=bool(playing and mine and mine.stand_in and not mine.left),
-        can_rematch=session.status == GameSession.Status.FINISHED and is_host and session.rematch_id is None,
+        can_leave=rights.may_leave(session, mine),
+        can_reclaim=rights.may_reclaim(session, mine),
+        can_rematch=rights.may_rematch(session, user_id) and session.rematch_id is None,
         rematch_id=session.rematch_id,
         invited=signed_in and any(invited == user.pk and taker is None for _, taker, invited in snapshot.rematch_seats),
         server_now=int(timezone.now().timestamp() * 1000),

@@ -16,13 +16,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import User
+from games import rights
 from games.announcements import announce
 from games.bots import LEVELS
 from games.engine import GAMES, InvalidDeal, get_game
 from games.engine.game import Game
 from games.models import TURN_CLOCKS, GameSession, Seat
 from games.records import players_needed, seat_choices, store_match
-from games.selectors import host_gone, idle_waiting, online_users, waiting_cutoff
+from games.selectors import idle_waiting, online_users, waiting_cutoff
 
 from . import fair
 from .errors import NotSeated, TableError
@@ -86,8 +87,10 @@ def seat_take(*, session_id: int, user: User, position: int | None = None) -> Ga
         if position is None or position == mine.position:
             raise TableError(_("You already have a seat at this table."), code="already_seated")
         return _seat_move(session, mine, _empty_seat(session, position, user))
-    if session.locked:
-        raise TableError(_("The host has locked this table: no seat can be taken."), code="locked")
+    if not rights.may_join(session, list(session.seats.all()), user.pk):
+        if session.locked:
+            raise TableError(_("The host has locked this table: no seat can be taken."), code="locked")
+        raise TableError(_("The table is full."), code="full")
     invited = session.seats.filter(invited=user, user__isnull=True, computer="").first()
     seat = (
         invited
@@ -213,11 +216,11 @@ def session_start(
     previous = _lock_previous(session_id)
     session = _waiting(session_id)
     seats = list(session.seats.all())
-    if not (any(seat.user_id == user.pk for seat in seats) and host_gone(session, seats, online_users(session_id))):
-        _host_only(session, user)  # unless the host is gone from a full table: then anyone seated may start
+    if not rights.may_start_as(session, seats, user.pk, online_users(session_id)):
+        _host_only(session, user)  # says why: only the host, unless the host is gone from a full table
     taken = [seat for seat in seats if not seat.is_empty]
     needed = players_needed(session.game)
-    if len(taken) < needed:
+    if not rights.enough_players(session, seats):
         message = ngettext(
             "At least %(count)d seat must be filled to start.",
             "At least %(count)d seats must be filled to start.",
@@ -352,7 +355,8 @@ def session_rematch(*, session_id: int, user: User) -> GameSession:
     session = locked_session(session_id)
     if session.status != GameSession.Status.FINISHED:
         raise TableError(_("Only a finished session can be played again."), code="not_finished")
-    _host_only(session, user)
+    if not rights.may_rematch(session, user.pk):
+        _host_only(session, user)
     if session.rematch_id is not None:
         return session.rematch
     _room_for_another(user)

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from games import rights
 from games.announcements import announce
 from games.engine.game import State
 from games.models import PRESENCE_TIMEOUT, Connection, GameSession, Seat, ServerBeat
@@ -192,7 +193,7 @@ def _my_seat_in_play(session_id: int, user: User) -> tuple[GameSession, list[Sea
 def session_leave(*, session_id: int, user: User) -> GameSession:
     """Leave a running session for good: a computer plays the seat to the end, and it counts as lost."""
     session, seats, seat = _my_seat_in_play(session_id, user)
-    if seat.left:
+    if not rights.may_leave(session, seat):
         raise TableError(_("You have already left this session."), code="left")
     seat.left = True
     seat.stand_in = seat.stand_in or STAND_IN_LEVEL
@@ -205,9 +206,9 @@ def session_leave(*, session_id: int, user: User) -> GameSession:
 def seat_reclaim(*, session_id: int, user: User) -> GameSession:
     """Take your seat back from the computer playing for you, from your next turn on."""
     session, seats, seat = _my_seat_in_play(session_id, user)
-    if seat.left:
-        raise TableError(_("You left this session; a computer plays your seat to the end."), code="left")
-    if not seat.stand_in:
+    if not rights.may_reclaim(session, seat):
+        if seat.left:
+            raise TableError(_("You left this session; a computer plays your seat to the end."), code="left")
         raise TableError(_("You are already playing your seat."), code="not_stood_in")
     own_turn = session.to_act == seat.position
     if own_turn and session.unattended_since is None:  # from your next turn: a clock that ran out is not reset
