@@ -1,4 +1,5 @@
-"""The All Fours family (RULES.md §6): what Seven Up, Pitch and Smudge share.
+"""The All Fours family: what Seven Up, Pitch and Smudge share (docs/rules/seven_up.md §5,
+docs/rules/seven_up.md §6, docs/rules/pitch.md §4, docs/rules/pitch.md §5, docs/rules/smudge.md §1).
 
 A deal scores up to four points, one per *category* won in the tricks: high (the highest
 trump played), low (the lowest), jack (the jack of trumps) and game (the most card points

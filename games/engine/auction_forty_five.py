@@ -1,12 +1,14 @@
-"""Auction Forty-Five (RULES.md §7a): one continuous auction for the right to name trump, the dealer
+"""Auction Forty-Five (docs/rules/auction_forty_five.md §4, docs/rules/auction_forty_five.md §6 and
+docs/rules/auction_forty_five.md §8): one continuous auction for the right to name trump, the dealer
 may hold, a draw from the stock, and five tricks worth 5 each plus 5 for the highest trump. Two
 sides of two or three, seated alternately; game to 120, the bidding side counting first.
 
-The actions, in the rules' order: the auction (``pass``, ``bid:5`` … ``bid:30``, the dealer's
-``hold``) going round the players still in until one is left holding the highest bid; the
-bidder's ``call:S|H|D|C``; the draw, left of the dealer first and the dealer last, each seat's
-``discard:XX`` zero or more times then ``draw`` (with ``rob_the_pack``, the dealer's ``take:XX``
-after its draw, one per card discarded); then cards, the bidder's left-hand neighbour leading.
+The actions, in the rules' order (docs/rules/auction_forty_five.md §11): the auction (``pass``,
+``bid:5`` … ``bid:30``, the dealer's ``hold``) going round the players still in until one is left
+holding the highest bid; the bidder's ``call:S|H|D|C``; the draw, left of the dealer first and the
+dealer last, each seat's ``discard:XX`` zero or more times then ``draw`` (with ``rob_the_pack``, the
+dealer's ``take:XX`` after its draw, one per card discarded); then cards, the bidder's left-hand
+neighbour leading.
 """
 
 from __future__ import annotations

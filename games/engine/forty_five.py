@@ -1,10 +1,11 @@
-"""Forty-Five (RULES.md §7b): the card turned up after the deal is trump; an ace turned up may be
-robbed by the dealer, any other by the player dealt the ace of trumps; five tricks, 3 or 4 of them
-score 5 and all five 10; game to 45. Two, four or six players, two sides seated alternately.
+"""Forty-Five (docs/rules/forty_five.md §5 and docs/rules/forty_five.md §7): the card turned up
+after the deal is trump; an ace turned up may be robbed by the dealer, any other by the player
+dealt the ace of trumps; five tricks, 3 or 4 of them score 5 and all five 10; game to 45. Two, four
+or six players, two sides seated alternately.
 
-The actions, in the rules' order: if anyone may rob, that player's ``rob`` or ``pass``; after
-``rob`` the robber's ``discard:XX`` (one of the five cards dealt, face down); then cards, left of
-the dealer leading.
+The actions, in the rules' order (docs/rules/forty_five.md §9): if anyone may rob, that player's
+``rob`` or ``pass``; after ``rob`` the robber's ``discard:XX`` (one of the five cards dealt, face
+down); then cards, left of the dealer leading.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The Forty-Five family (RULES.md §7): what Auction Forty-Five and Forty-Five share.
+"""The Forty-Five family: what Auction Forty-Five and Forty-Five share (docs/rules/forty_five.md §1,
+docs/rules/forty_five.md §2, docs/rules/forty_five.md §3; docs/rules/auction_forty_five.md §2).
 
 The five of trumps, the jack of trumps and the ace of hearts rank above every other trump, and
 the A♥ is a trump whatever the suit (never a heart unless hearts are trump). Below them trumps

@@ -1,4 +1,4 @@
-"""Michigan (RULES.md §8): a stops game, played on the game protocol alone (no tricks).
+"""Michigan (docs/rules/michigan.md §5): a stops game, played on the game protocol alone (no tricks).
 
 The turn goes to whoever holds the next card of the running sequence, hands differ in size,
 a widow is taken or sold, chips lie on four boodle cards and carry over from deal to deal, and
@@ -406,7 +406,7 @@ class MichiganState:
         return Outcome(values=values, winners=(self.went_out,))
 
     def result(self) -> dict[str, Any]:
-        """The deal's result as RULES.md §8 words it (the record's ``result``)."""
+        """The deal's result as docs/rules/michigan.md §11 words it (the record's ``result``)."""
         return {
             "went_out": self.went_out,
             "widow": {"taker": self.taker, "price": self.price},

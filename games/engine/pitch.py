@@ -1,9 +1,11 @@
-"""Pitch (auction pitch, RULES.md §6b): one round of bids for the right to name trump by leading
-it; the pitcher must make the bid or lose it. 2-7 players, each for themselves.
+"""Pitch (auction pitch, docs/rules/pitch.md §3 and docs/rules/pitch.md §6): one round of bids for
+the right to name trump by leading it; the pitcher must make the bid or lose it. 2-7 players, each
+for themselves.
 
-The actions, in the rules' order: one ``pass`` or ``bid:N`` from every seat, left of the dealer
-first and the dealer last (``pass`` is still sent once the top bid is made); then cards, the
-highest bidder (the pitcher) leading, and the suit of that first card is trump.
+The actions, in the rules' order (docs/rules/pitch.md §9): one ``pass`` or ``bid:N`` from every
+seat, left of the dealer first and the dealer last (``pass`` is still sent once the top bid is
+made); then cards, the highest bidder (the pitcher) leading, and the suit of that first card is
+trump.
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
-"""Seven Up (All Fours, RULES.md §6a): a turned card proposes trump; eldest stands or begs, the
-dealer gives a point or refuses and runs the cards from the stock until another suit turns up;
-then everyone discards back to six and eldest leads. 2-4 players, partnerships at four.
+"""Seven Up (All Fours, docs/rules/seven_up.md §3 and docs/rules/seven_up.md §4): a turned card
+proposes trump; eldest stands or begs, the dealer gives a point or refuses and runs the cards from
+the stock until another suit turns up; then everyone discards back to six and eldest leads. 2-4
+players, partnerships at four (docs/rules/seven_up.md §1).
 
-The actions, in the rules' order: eldest's ``stand``/``beg``; after a beg the dealer's
-``give``/``refuse``; after a refusal the runs happen at once (no action), then each player's
-``discard:XX`` until they hold six, eldest first and the dealer last; then cards.
+The actions, in the rules' order (docs/rules/seven_up.md §8): eldest's ``stand``/``beg``; after a
+beg the dealer's ``give``/``refuse``; after a refusal the runs happen at once (no action), then each
+player's ``discard:XX`` until they hold six, eldest first and the dealer last; then cards.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Smudge (RULES.md §6c): Pitch whose top bid is ``smudge`` (four): a made smudge wins the game at
-once, unless the pitcher was in the hole before the deal; a failed one loses 4."""
+"""Smudge (docs/rules/smudge.md §3): Pitch whose top bid is ``smudge`` (four): a made smudge wins
+the game at once, unless the pitcher was in the hole before the deal; a failed one loses 4."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Seven Up, Pitch and Smudge (RULES.md §6) by hand-made deals: each case is worked out on paper
-from the rules and replayed through the command line's ``replay`` (the records other tools send)."""
+"""Seven Up, Pitch and Smudge (docs/rules/seven_up.md §1 to §9, docs/rules/pitch.md §1 to §10,
+docs/rules/smudge.md §1 to §6) by hand-made deals: each case is worked out on paper from the rules and
+replayed through the command line's ``replay`` (the records other tools send)."""
 
 from __future__ import annotations
 

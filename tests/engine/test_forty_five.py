@@ -1,5 +1,6 @@
-"""Auction Forty-Five and Forty-Five (RULES.md §7) by hand-made deals: each case is worked out on
-paper from the rules and replayed through the command line's ``replay`` (the records other tools send)."""
+"""Auction Forty-Five and Forty-Five (docs/rules/auction_forty_five.md §1 to §12,
+docs/rules/forty_five.md §1 to §10) by hand-made deals: each case is worked out on paper from the
+rules and replayed through the command line's ``replay`` (the records other tools send)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Michigan (RULES.md §8), by hand-made deals: every rule of the stops, the widow, the boodles,
-going out and the session, then properties over random deals, perft by hand and the CLI."""
+"""Michigan (docs/rules/michigan.md §1 to §11), by hand-made deals: every rule of the stops, the
+widow, the boodles, going out and the session, then properties over random deals, perft by hand and
+the CLI."""
 
 from __future__ import annotations
 
