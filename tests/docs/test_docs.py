@@ -92,7 +92,8 @@ def broken_links(path: Path) -> list[str]:
             continue  # https:, mailto: and the like: not ours to check
         where, _, anchor = target.partition("#")
         if where:
-            resolved = (path.parent / where.split("?")[0]).resolve()
+            base = ROOT if where.startswith("/") else path.parent  # GitHub reads /x from the repository's root
+            resolved = (base / where.split("?")[0].lstrip("/")).resolve()
             try:
                 name = resolved.relative_to(ROOT).as_posix()
             except ValueError:
