@@ -29,7 +29,7 @@ test: lint
 bench: $(VENV)/.installed
 	$(PY) -m games.engine bench
 
-# Production (see the README's deployment section): `make prepare` once per release, then one
+# Production (see docs/deployment.md, "Production"): `make prepare` once per release, then one
 # `make serve PORT=...` per daphne process, all on the same PostgreSQL and Redis.
 prepare: $(VENV)/.installed
 	$(PY) manage.py migrate --noinput

@@ -4,7 +4,7 @@ DATABASE_URL   postgres://user:password@host:5432/name   (default: SQLite file d
 REDIS_URL      redis://127.0.0.1:6379/0                  (default: in-memory channel layer)
 DJANGO_DEBUG   1/0                                       (default: 1)
 DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS (comma-separated): required when DJANGO_DEBUG=0.
-DJANGO_EMAIL_HOST or DJANGO_EMAIL_BACKEND: required when DJANGO_DEBUG=0. All variables: README, "Settings".
+DJANGO_EMAIL_HOST or DJANGO_EMAIL_BACKEND: required when DJANGO_DEBUG=0. All variables: docs/deployment.md, "Settings".
 """
 
 import os

@@ -55,7 +55,7 @@ def server_database_url(workdir: Path) -> str:
 
 
 def production_env(static_root: Path, **extra: str) -> dict[str, str]:
-    """Production mode as the README's deployment section runs it, behind a (pretend) TLS proxy."""
+    """Production mode as docs/deployment.md runs it, behind a (pretend) TLS proxy."""
     return {
         "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": settings.SECRET_KEY,  # the test's session cookies must stay valid
@@ -89,7 +89,7 @@ def daphne(env: dict[str, str], port: int | None = None) -> Iterator[str]:
 
 @contextmanager
 def make_serve(env: dict[str, str]) -> Iterator[str]:
-    """The site served exactly as the README's deployment runs it (``make serve``), on 127.0.0.1."""
+    """The site served exactly as docs/deployment.md runs it (``make serve``), on 127.0.0.1."""
     port = free_port()
     command = ["make", "--no-print-directory", "serve", "HOST=127.0.0.1", f"PORT={port}"]
     with tempfile.TemporaryFile() as log:

@@ -1,5 +1,5 @@
 """How much better than the medium field a last-trick player could be: two measurements
-behind the README's "Strength" section.
+behind docs/bots.md's "Strength" section.
 
 ``ceiling``: the strong player shown every hidden hand (each sampled world is the true
 deal), against a medium field. No honest player can expect more from the same play-outs;

@@ -1,4 +1,4 @@
-"""``python -m games.bots arena ...``: measure a computer player against a field (see the README)."""
+"""``python -m games.bots arena ...``: measure a computer player against a field (see docs/bots.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Command line: ``python -m games.engine perft|replay|verify|bench`` (documented in the README)."""
+"""Command line: ``python -m games.engine perft|replay|verify|bench`` (documented in docs/engine.md)."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ from .pages import Player
 
 CHROMIUM = os.environ.get("FEMKORT_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 PHONE = {"width": 360, "height": 740}
-TALL_PHONE = {"width": 390, "height": 844}  # the phone the README's pictures are taken on
+TALL_PHONE = {"width": 390, "height": 844}  # the phone the pictures in docs/screenshots are taken on
 DESKTOP = {"width": 1280, "height": 800}
 
 
@@ -54,7 +54,7 @@ def browser(chromium, site):
 
 @pytest.fixture(scope="session")
 def site(chromium, tmp_path_factory, django_db_blocker) -> Iterator[str]:
-    """The site as the README's deployment section runs it, with quick computers and a short
+    """The site as docs/deployment.md runs it, with quick computers and a short
     pause after each trick (long enough to see, short enough for whole sessions), and the chat
     limit's window an hour long, so a slow machine still types six lines inside it."""
     workdir = tmp_path_factory.mktemp("browser-site")

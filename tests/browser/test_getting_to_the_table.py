@@ -21,7 +21,7 @@ from playwright.sync_api import expect
 from .conftest import TALL_PHONE, site_beside
 from .pages import Player
 
-SHOTS = os.environ.get("FEMKORT_SCREENSHOTS")  # a folder: save the README's pictures there
+SHOTS = os.environ.get("FEMKORT_SCREENSHOTS")  # a folder: save the pictures of docs/playing.md there
 # Longer than a live socket's presence beat (30 s), so a table its host still looks at never looks idle.
 IDLE_SECONDS = 60
 

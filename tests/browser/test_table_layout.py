@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from .conftest import DESKTOP, PHONE, TALL_PHONE
 from .test_phone_sessions import my_seat_covered
 
-SHOTS = os.environ.get("FEMKORT_SCREENSHOTS")  # a folder: save each layout there (the README's pictures)
+SHOTS = os.environ.get("FEMKORT_SCREENSHOTS")  # a folder: save each layout there (the pictures of docs/playing.md)
 
 
 def in_view(page, selector: str) -> list[str]:

@@ -1,4 +1,4 @@
-"""The research tool behind the README's strength figures: the open-hand ceiling sees the truth."""
+"""The research tool behind the strength figures of docs/bots.md: the open-hand ceiling sees the truth."""
 
 import random
 

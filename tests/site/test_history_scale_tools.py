@@ -1,4 +1,4 @@
-"""The synthetic-history generator and the page benchmark (tiny sizes here; figures in the README)."""
+"""The synthetic-history generator and the page benchmark (tiny sizes here; figures in docs/history.md)."""
 
 import io
 

@@ -6,7 +6,7 @@ Each candidate card is played out in every world with all seats following the me
 player's first rule of thumb (``habits``), and the card that does best is played. Real
 opponents follow rules of thumb; the earlier forms treated them as adversaries (max^n,
 still here with ``exact_from``) or as random players (``field="random"``); neither
-was better against the medium field (README, "Strength"). ``mimic`` plays the others as
+was better against the medium field (docs/bots.md, "Strength"). ``mimic`` plays the others as
 the medium field was measured to play (the rule's card with its share, else any card but
 the one it keeps for last) and, with ``trust``, weighs the worlds by that model: it makes
 the open-hand ceiling higher (``tools.field_study``) but not the honest player. The effort

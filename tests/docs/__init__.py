@@ -1,0 +1,1 @@
+"""The README and docs/: links that resolve, and settings that are documented."""
