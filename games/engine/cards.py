@@ -21,7 +21,7 @@ FULL_DECK = (1 << 52) - 1
 
 
 class NotationError(ValueError):
-    """Text that is not a card or suit in RULES.md notation."""
+    """Text that is not a card or suit in the notation of docs/rules/README.md."""
 
 
 def parse_card(text: object) -> Card:

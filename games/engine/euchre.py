@@ -1,8 +1,8 @@
 """Euchre: four players in two partnerships, an upcard, trump made in two rounds, the right and
-left bowers, going alone (RULES.md §5).
+left bowers, going alone (docs/rules/euchre.md).
 
-Before the first card every decision is an action (``DealState.calls``), in the order of the
-rules' "decisions on the details": round one (``order``/``pass``), the dealer's ``discard:XX``
+Before the first card every decision is an action (``DealState.calls``), in the order of
+docs/rules/euchre.md §11: round one (``order``/``pass``), the dealer's ``discard:XX``
 after an order, round two (``pass``/``call:S``), the maker's ``alone``/``pass``, and after a lone
 maker each opponent's ``defend-alone``/``pass``. Then the seats sitting out leave
 ``DealState.seats`` and play skips them.

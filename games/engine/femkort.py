@@ -1,4 +1,4 @@
-"""Femkort: five cards, five tricks, the last trick wins the deal (RULES.md §1-2)."""
+"""Femkort: five cards, five tricks, the last trick wins the deal (docs/rules/femkort.md)."""
 
 from __future__ import annotations
 
@@ -214,7 +214,8 @@ class Femkort(TrickGame):
 
 @dataclass(frozen=True, slots=True)
 class FemkortMatch:
-    """A session: first to ``target`` deal wins; with pot play, chips decide (RULES.md §2).
+    """A session: first to ``target`` deal wins (docs/rules/femkort.md §4); with pot play, chips
+    decide (docs/rules/femkort.md §9).
 
     ``wins`` counts deals won (pots won under pot play). ``tiebreak`` holds the seats
     that tied on chips and now play one extra deal among themselves, without ante.

@@ -1,4 +1,4 @@
-"""Letzter Stich (Noris profile): avoid the last trick, or take every trick (RULES.md §3)."""
+"""Letzter Stich (Noris profile): avoid the last trick, or take every trick (docs/rules/letzter_stich.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Nap (Napoleon): bid how many of the five tricks you will take; your first lead names trump
-(RULES.md §4).
+(docs/rules/nap.md).
 
 The deal opens with one round of bids, left of the dealer first and the dealer last; every
 seat bids exactly once (``pass`` included, also when nothing higher is left). The highest

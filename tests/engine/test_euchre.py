@@ -1,4 +1,4 @@
-"""Euchre (RULES.md §5): bowers, the upcard, trump making in two rounds, going alone, scoring."""
+"""Euchre (docs/rules/euchre.md): bowers, the upcard, trump making in two rounds, going alone, scoring."""
 
 import json
 import random

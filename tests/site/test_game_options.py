@@ -1,4 +1,4 @@
-"""Every game and option of RULES.md §1-§3 from the lobby, and what the table makes public."""
+"""Every game and table option (docs/rules/) from the lobby, and what the table makes public."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Nap (RULES.md §4): one round of bids, the bidder's first card names trump, chips per deal."""
+"""Nap (docs/rules/nap.md): one round of bids, the bidder's first card names trump, chips per deal."""
 
 import json
 import random

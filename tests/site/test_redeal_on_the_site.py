@@ -1,6 +1,6 @@
-"""Redeal by agreement (RULES.md §2) as actions: anyone may ask once before the first card; the
-others answer in turn from the asker's left; all agree: the same dealer deals again; one
-refusal: play goes on. Computers answer by their hand."""
+"""Redeal by agreement (docs/rules/femkort.md §10) as actions: anyone may ask once before the
+first card; the others answer in turn from the asker's left; all agree: the same dealer deals
+again; one refusal: play goes on. Computers answer by their hand."""
 
 from __future__ import annotations
 
