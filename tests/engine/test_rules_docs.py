@@ -70,8 +70,8 @@ def test_every_citation_of_a_rules_section_finds_its_heading():
 
 def test_a_citation_of_a_missing_section_or_page_is_caught():
     """The check above can fail: a section past the page's last, and a page that does not exist."""
-    cited = "see docs/rules/euchre.md " + "§2, §99 and docs/rules/no_such_game.md " + "§1"
-    assert broken_citations(cited) == ["docs/rules/euchre.md §99", "docs/rules/no_such_game.md §1"]
+    cited = "see docs/rules/" + "euchre.md §2, §99 and docs/rules/" + "no_such_game.md §1"
+    assert broken_citations(cited) == ["docs/rules/" + "euchre.md §99", "docs/rules/" + "no_such_game.md §1"]
     assert broken_citations("docs/rules/euchre.md " + "§2") == []
 
 
