@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 from games.engine.cards import CARDS
 from games.engine.game import Game, looks_like_action
 from games.engine.options import Option, from_form
-from games.records import seat_choices
+from games.stored import seat_choices
 
 
 class TableForm(forms.Form):

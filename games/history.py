@@ -21,9 +21,9 @@ from .engine.game import HiddenCards, Match, View
 from .engine.records import RecordError
 from .engine.verify import verify_each
 from .models import Deal, Follow, GameSession, PeriodStanding, Seat, Standing
-from .records import deal_start, deal_state
 from .selectors import AreaView, CardView, area_view, card_view
 from .services.standings import period_starts
+from .stored import deal_start, deal_state
 from .words import say, say_count
 
 PERIODS = ("all", "month", "week")

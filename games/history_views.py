@@ -12,7 +12,7 @@ from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
-from . import history, reviews, services
+from . import history, review_pages, services
 from .access import deal_visible, may_see, table_visible
 from .engine import get_game
 from .models import Block, Follow, Standing
@@ -70,7 +70,7 @@ def deal_review(request: HttpRequest, deal_id: int) -> HttpResponse:
     """A finished deal's review: only once the deal is over, like its replay (computed in the background)."""
     deal = history.finished_deal(deal_id)
     deal_visible(request, deal.session)
-    return render(request, "games/review.html", {"review": reviews.review_page(deal), "deal": deal})
+    return render(request, "games/review.html", {"review": review_pages.review_page(deal), "deal": deal})
 
 
 @require_safe
@@ -132,7 +132,7 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
     history.with_scores([seat for seat in seats if not seat.private])
     page.object_list = seats
     if seats:
-        marks = reviews.marked_by_session([seat.session_id for seat in seats], seats[0].user_id)
+        marks = review_pages.marked_by_session([seat.session_id for seat in seats], seats[0].user_id)
         for seat in seats:
             seat.marked = None if seat.private else marks[seat.session_id]
     context = {"profile": profile, "page": page}

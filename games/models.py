@@ -227,7 +227,7 @@ class SeedDraw(models.Model):
 
 
 class DealReview(models.Model):
-    """A finished deal's review (``games.bots.review``), computed once in the background after its
+    """A finished deal's review (``games.bots.deal_analysis``), computed once in the background after its
     session ended: queued, claimed by one process at a time, then stored for good."""
 
     class Status(models.TextChoices):

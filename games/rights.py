@@ -13,7 +13,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games.models import GameSession, Seat
-from games.records import players_needed
+from games.stored import players_needed
 
 
 def host_gone(session: GameSession, seats: Sequence[Seat], online: frozenset[int]) -> bool:

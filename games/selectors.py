@@ -24,7 +24,7 @@ from .cardnames import card_corner, card_face, card_label, card_short
 from .engine import GAMES
 from .engine.game import EVERYONE, Area, Game, Match, Shown, State, View
 from .models import LEVEL_NAMES, PRESENCE_TIMEOUT, Block, Connection, Deal, Follow, GameSession, Play, Seat
-from .records import deal_state, match_of, players_needed, seat_choices, sides_of
+from .stored import deal_state, match_of, players_needed, seat_choices, sides_of
 from .words import say, say_count
 
 

@@ -13,7 +13,7 @@ from django.test import Client
 
 from femkort_site.asgi import application
 from games.models import GameSession
-from games.records import deal_state
+from games.stored import deal_state
 
 DATA_CARD = re.compile(r'data-card="([2-9TJQKA][SHDC])"')
 SEQ = re.compile(r'id="table(?:-state)?"[^>]*data-seq="(\d+)"', re.S)

@@ -13,8 +13,8 @@ from games.engine.tricks.deal import ACTION_WORDS
 from games.engine.verify import verify
 from games.history import session_export
 from games.models import Deal, GameSession, Seat
-from games.records import deal_state
 from games.selectors import table_snapshot, table_view
+from games.stored import deal_state
 from games.table_html import table_html
 
 

@@ -94,7 +94,7 @@ def _play_session(port: int, players: int, number: int) -> list[float]:
 
 def _time_moves(session, sockets) -> list[float]:
     from games.models import GameSession
-    from games.records import deal_state
+    from games.stored import deal_state
     from tests.live_helpers import frame_seq
 
     def until(sock, seq: int) -> None:

@@ -4,7 +4,7 @@ are marked (easy should be marked far more often than strong, or the review mean
     .venv/bin/python -m tools.bench_review [--deals 6] [--levels easy,medium,strong] [--games nap,euchre] [--seed 1]
 
 Each deal is dealt at the game's smallest table, every seat played by the same computer level,
-then reviewed exactly as the site reviews a finished deal (``games.bots.review``). Pure engine:
+then reviewed exactly as the site reviews a finished deal (``games.bots.deal_analysis``). Pure engine:
 no database, no server; one process, one core.
 """
 
@@ -16,7 +16,7 @@ import statistics
 import time
 
 from games.bots import LEVELS, decide
-from games.bots.review import review_deal
+from games.bots.deal_analysis import review_deal
 from games.engine import GAMES
 
 

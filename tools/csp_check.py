@@ -134,7 +134,7 @@ def _make_data() -> dict[str, Any]:
         finished.refresh_from_db()
         if finished.status != "playing":
             break
-        from games.records import deal_state
+        from games.stored import deal_state
 
         state = deal_state(finished.deals.order_by("-number").first())
         services.action_take(session_id=finished.pk, user=bjorn, action=state.legal_cards()[0], seen_seq=finished.seq)

@@ -46,7 +46,7 @@ class ArenaResult:
     side_points: list[float] = field(default_factory=list)  # per played deal: the hero's gain less a field side's
 
     @property
-    def stich(self) -> bool:
+    def counts_losses(self) -> bool:
         """The hero's score counts losses (a game whose seats avoid the last trick)."""
         return get_game(self.game).score_counts_losses
 
@@ -88,7 +88,7 @@ class ArenaResult:
     def as_json(self) -> dict[str, Any]:
         ms = sorted(s * 1000 for s in self.decision_seconds) or [0.0]
         lo, hi = self.ci95
-        key = "hero_tokens_lost_per_deal" if self.stich else "hero_win_rate"
+        key = "hero_tokens_lost_per_deal" if self.counts_losses else "hero_win_rate"
         return (
             {
                 "game": self.game,
@@ -99,7 +99,7 @@ class ArenaResult:
                 "ci95": [round(lo, 4), round(hi, 4)],
                 "fair_share": round(self.fair_share, 4),
                 # with deals won by several seats the rate is no share: read split_multiple instead
-                "multiple": round(self.rate / self.fair_share, 3) if self.stich or not self.shared else None,
+                "multiple": round(self.rate / self.fair_share, 3) if self.counts_losses or not self.shared else None,
                 "decision_ms": {
                     "p50": round(statistics.median(ms), 2),
                     "p95": round(ms[int(0.95 * (len(ms) - 1))], 2),
@@ -148,7 +148,7 @@ class ArenaResult:
     def report(self) -> str:
         data = self.as_json()
         lo, hi = data["ci95"]
-        what = "tokens lost per deal" if self.stich else "deal-win rate"
+        what = "tokens lost per deal" if self.counts_losses else "deal-win rate"
         ms = data["decision_ms"]
         return "\n".join(
             [

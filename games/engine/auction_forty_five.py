@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .cards import BIT, INDEX, Card
-from .forty_fives import TRUMPS, FortyFives, best_suit, discard_value, hand_strength, is_trump, points_to_win
+from .forty_five_family import TRUMPS, FortyFives, best_suit, discard_value, hand_strength, is_trump, points_to_win
 from .game import Area, CardName, CardNames, Count, IllegalPlay, InvalidDeal, Marks, SeatName, SuitName, Text
 from .options import Option, gettext_noop, ngettext_noop
 from .tricks.deal import DealState, Trick

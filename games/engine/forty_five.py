@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from .cards import BIT, Card, parse_card
-from .forty_fives import ACE_OF_HEARTS, FortyFives, discard_value, points_to_win
+from .forty_five_family import ACE_OF_HEARTS, FortyFives, discard_value, points_to_win
 from .game import CardName, Count, IllegalPlay, InvalidDeal, SeatName, SuitName, Text
 from .options import gettext_noop, ngettext_noop
 from .tricks.deal import DealState, Trick

@@ -25,7 +25,7 @@ from django.utils import timezone
 from femkort_site.processes import exiting, worker_pool
 from games import services, snapshots
 from games.bots import decide
-from games.bots.review import review_record
+from games.bots.deal_analysis import review_record
 from games.engine.game import View
 from games.selectors import computer_view, overdue_tables
 from games.threads import db

@@ -21,8 +21,8 @@ from games.engine.cards import INDEX
 from games.engine.game import CardName, Count, State, Text
 from games.engine.options import gettext_noop, ngettext_noop
 from games.models import Deal, GameSession, Play, Seat
-from games.records import deal_state, match_of, sides_of, store_match
 from games.selectors import TableSnapshot
+from games.stored import deal_state, match_of, sides_of, store_match
 
 from . import fair, review
 from .errors import IllegalCard, NotSeated, StaleMove, TableError

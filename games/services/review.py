@@ -17,7 +17,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from femkort_site.processes import Stop, Stopped
-from games.bots.review import review_record
+from games.bots.deal_analysis import review_record
 from games.engine import get_game
 from games.models import Deal, DealReview, GameSession, Seat
 
@@ -47,7 +47,7 @@ class ReviewJob:
 
     @property
     def arguments(self) -> tuple:
-        """For ``games.bots.review.review_record``, here or in a worker process."""
+        """For ``games.bots.deal_analysis.review_record``, here or in a worker process."""
         return self.game, self.options, self.setup, self.actions, self.scores, self.seed
 
     def compute(self) -> tuple[list[dict[str, Any]], float]:

@@ -23,7 +23,7 @@ from openskill.models import PlackettLuce
 
 from games.engine import get_game
 from games.models import Deal, GameSession, PeriodStanding, Seat, Standing
-from games.records import match_of, sides_of
+from games.stored import match_of, sides_of
 
 MODEL = PlackettLuce()
 

@@ -22,8 +22,8 @@ from games.bots import LEVELS
 from games.engine import GAMES, InvalidDeal, get_game
 from games.engine.game import Game
 from games.models import TURN_CLOCKS, GameSession, Seat
-from games.records import players_needed, seat_choices, store_match
 from games.selectors import idle_waiting, online_users, waiting_cutoff
+from games.stored import players_needed, seat_choices, store_match
 
 from . import fair
 from .errors import NotSeated, TableError

@@ -22,7 +22,7 @@ from games import rights
 from games.announcements import announce
 from games.engine.game import State
 from games.models import PRESENCE_TIMEOUT, Connection, GameSession, Seat, ServerBeat
-from games.records import deal_state
+from games.stored import deal_state
 
 from . import fair
 from .errors import NotSeated, TableError

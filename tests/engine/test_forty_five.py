@@ -12,7 +12,7 @@ import pytest
 
 from games.engine import GAMES
 from games.engine.cards import CARDS
-from games.engine.forty_fives import plain_order, trump_order
+from games.engine.forty_five_family import plain_order, trump_order
 from games.engine.game import InvalidDeal
 from games.engine.records import IllegalRecordPlay, RecordError, replay
 from games.engine.tricks.perft import perft_actions

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from games.bots import decide
-from games.bots.review import Decision, OpenHand, Search, TooLarge, mark_of, review_deal
+from games.bots.deal_analysis import Decision, OpenHand, Search, TooLarge, mark_of, review_deal
 from games.engine import GAMES
 
 

@@ -6,7 +6,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from games.models import GameSession, Seat
-from games.records import deal_state
+from games.stored import deal_state
 from tests.live_helpers import frame_seq
 from tests.servers import daphne, production_env, server_database_url, shared_services_or_skip, table_socket
 from tests.site_helpers import started_table

@@ -14,7 +14,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from games import services
 from games.models import GameSession, Play
-from games.records import deal_state
+from games.stored import deal_state
 from tests.live_helpers import frame_seq, session_cookie
 from tests.servers import (
     TcpProxy,

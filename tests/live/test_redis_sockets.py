@@ -5,7 +5,7 @@ import time
 import pytest
 
 from games import services
-from games.records import deal_state
+from games.stored import deal_state
 from tests.live_helpers import frame_seq
 from tests.servers import daphne, next_view, production_env, server_database_url, shared_services_or_skip, table_socket
 from tests.site_helpers import started_table

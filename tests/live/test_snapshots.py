@@ -3,8 +3,8 @@
 import pytest
 
 from games import services
-from games.records import deal_state
 from games.selectors import table_snapshot, table_snapshot_after
+from games.stored import deal_state
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from django.core.management import call_command
 
 from games import services
 from games.models import Connection, GameSession, Play, Seat, ServerBeat, Standing
-from games.records import deal_state
 from games.selectors import computer_view, lobby_tables, overdue_tables, table_snapshot, table_view
+from games.stored import deal_state
 from tests.servers import shared_services_or_skip
 
 pytestmark = pytest.mark.django_db

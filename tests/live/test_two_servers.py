@@ -4,7 +4,7 @@ from contextlib import ExitStack
 
 import pytest
 
-from games.records import deal_state
+from games.stored import deal_state
 from tests.servers import daphne, next_view, production_env, server_database_url, shared_services_or_skip, table_socket
 from tests.site_helpers import started_table
 

@@ -21,7 +21,7 @@ from django.db import connection
 
 from games import services
 from games.models import DealReview
-from games.records import deal_state
+from games.stored import deal_state
 from tests.servers import ROOT, free_port, server_database_url, server_process
 from tests.site_helpers import play_session, started_table
 

@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Deal, GameSession, Play, Seat
-from games.records import deal_state
+from games.stored import deal_state
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ from games.engine.records import replay
 from games.engine.tricks.deal import ACTION_WORDS
 from games.history import replay_at, session_export
 from games.models import Deal, GameSession, Seat, Standing
-from games.records import deal_state
+from games.stored import deal_state
 from tests.site_helpers import current_deal, table_page, table_with
 
 pytestmark = pytest.mark.django_db

@@ -5,8 +5,8 @@ from django.template.loader import render_to_string
 
 from games import services
 from games.models import GameSession
-from games.records import deal_state
 from games.selectors import table_view_for
+from games.stored import deal_state
 from games.table_html import message_html, table_html
 from tools.bench_load import View, message_text, parse_frame
 

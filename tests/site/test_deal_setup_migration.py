@@ -11,7 +11,7 @@ from django.test import Client
 
 from games.engine import EUCHRE, FEMKORT
 from games.models import Deal
-from games.records import deal_state
+from games.stored import deal_state
 
 BEFORE = [("games", "0018_socket_openings")]
 AFTER = [("games", "0019_deal_setup")]

@@ -19,7 +19,7 @@ from games.engine.__main__ import main as engine_main
 from games.engine.fair import commitment
 from games.history import verdicts
 from games.models import Deal, GameSession, Seat, SeedDraw
-from games.records import deal_state
+from games.stored import deal_state
 from tests.site_helpers import logged_in, started_table, table_page, table_with
 
 pytestmark = pytest.mark.django_db

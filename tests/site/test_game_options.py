@@ -13,8 +13,8 @@ from games import services
 from games.engine import GAMES
 from games.engine.records import replay
 from games.models import GameSession, Seat, Standing
-from games.records import deal_state
 from games.selectors import table_snapshot, table_view
+from games.stored import deal_state
 from games.table_html import table_html
 from tests.site_helpers import play_session, started_table
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games import history, services
 from games.models import Deal, GameSession, Seat, Standing
-from games.records import deal_state
+from games.stored import deal_state
 from tests.site_helpers import play_session
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from django.db.models import Sum
 
 from games.engine import GAMES
 from games.models import Deal, GameSession, PeriodStanding, Play, Seat, Standing
-from games.records import deal_state, match_of
+from games.stored import deal_state, match_of
 
 pytestmark = pytest.mark.django_db
 

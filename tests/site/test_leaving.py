@@ -10,8 +10,8 @@ from django.test import Client
 
 from games import services
 from games.models import GameSession, Seat
-from games.records import deal_state
 from games.selectors import table_view_for
+from games.stored import deal_state
 from tests.live_helpers import DATA_CARD, connect, frames_until, hidden_from, table_now
 
 pytestmark = pytest.mark.django_db(transaction=True)

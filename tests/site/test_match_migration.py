@@ -7,7 +7,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
 from games.models import GameSession
-from games.records import match_of
+from games.stored import match_of
 
 BEFORE = [("games", "0011_games_from_the_registry")]
 AFTER = [("games", "0012_match_record")]

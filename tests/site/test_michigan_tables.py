@@ -20,7 +20,7 @@ from games.engine.cards import CARDS
 from games.engine.records import replay
 from games.history import session_export
 from games.models import Deal, GameSession, Seat, Standing
-from games.records import deal_state
+from games.stored import deal_state
 from tests.site_helpers import current_deal, table_page, table_with
 
 pytestmark = pytest.mark.django_db

@@ -14,8 +14,8 @@ from django.utils.html import escape
 
 from games.engine import GAMES
 from games.models import Deal, DealReview, GameSession
-from games.records import deal_start
 from games.selectors import game_title
+from games.stored import deal_start
 from tests.site_helpers import play_session
 
 pytestmark = pytest.mark.django_db

@@ -16,8 +16,8 @@ from games.engine import FEMKORT, IllegalPlay
 from games.engine.records import public_record, record_of, replay
 from games.engine.tricks.seat_view import view_for
 from games.models import Deal, Play, Seat
-from games.records import deal_state
 from games.selectors import table_snapshot, table_view
+from games.stored import deal_state
 from games.table_html import table_html
 from tests.live_helpers import connect, frames_until
 from tests.site_helpers import started_table

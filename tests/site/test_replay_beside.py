@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from games.records import deal_state
+from games.stored import deal_state
 from tests.site_helpers import play_session
 
 pytestmark = pytest.mark.django_db

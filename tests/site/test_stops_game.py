@@ -19,7 +19,7 @@ from games.engine import GAMES
 from games.engine.game import EVERYONE, IllegalPlay
 from games.engine.records import replay
 from games.models import GameSession, Seat, Standing
-from games.records import deal_state
+from games.stored import deal_state
 from tests.live_helpers import DATA_CARD, connect, frame_seq, session_over_sockets
 from tests.site_helpers import history_pages, open_from_the_lobby
 from tests.stops_game import BOODLE, DECK, STOPS

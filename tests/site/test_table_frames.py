@@ -13,8 +13,8 @@ from django.utils.html import escape
 from games import services
 from games.engine import GAMES
 from games.models import GameSession
-from games.records import deal_state, seat_choices
 from games.selectors import table_snapshot, table_view
+from games.stored import deal_state, seat_choices
 from games.table_html import table_frame, table_html
 from tests.live_helpers import DATA_CARD, swapped_in, timeless
 from tests.site_helpers import started_table

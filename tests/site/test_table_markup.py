@@ -8,8 +8,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from games import services
-from games.records import deal_state
 from games.selectors import table_snapshot, table_view
+from games.stored import deal_state
 from games.table_html import table_html
 from tests.site_helpers import started_table
 

@@ -6,7 +6,7 @@ import pytest
 
 from games import services
 from games.models import Deal, GameSession, Play, Seat
-from games.records import deal_state
+from games.stored import deal_state
 
 pytestmark = pytest.mark.django_db
 

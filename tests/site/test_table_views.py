@@ -7,7 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Deal, GameSession, Play
-from games.records import deal_state
+from games.stored import deal_state
 from tests.live_helpers import hidden_from
 
 pytestmark = pytest.mark.django_db

@@ -20,7 +20,7 @@ from django.utils.translation import ngettext
 
 from games import services
 from games.models import Deal, GameSession, Play
-from games.records import deal_state
+from games.stored import deal_state
 from tests.live_helpers import connect, frames_until
 from tests.site_helpers import play_session, started_table
 

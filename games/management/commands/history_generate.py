@@ -22,8 +22,8 @@ from accounts.models import User
 from games.engine import GAMES
 from games.engine.cards import INDEX
 from games.models import Deal, GameSession, PeriodStanding, Play, Seat, Standing
-from games.records import seat_choices
 from games.services.standings import period_starts
+from games.stored import seat_choices
 
 BATCH = 2000
 MAX_DEALS = 500  # a session of random play that has not ended by then is cut short

@@ -11,7 +11,7 @@ from django.db.models import Count, Q
 from .cardnames import RED_SUITS, card_label, card_short
 from .engine.game import View
 from .models import Deal, DealReview, GameSession, Seat
-from .records import deal_start
+from .stored import deal_start
 from .words import names_said, say
 
 
