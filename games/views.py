@@ -8,6 +8,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -346,14 +348,21 @@ def rematch_decline(request: HttpRequest, session_id: int) -> HttpResponse:
 
 @require_safe
 def rules(request: HttpRequest, game: str) -> HttpResponse:
-    """A game's rules for newcomers: its own text, then its table options from their declaration."""
+    """A game's rules for newcomers: its own text, then its table options from their declaration.
+    The text is the game's template, or else the ``rules_text`` its module carries."""
     if game not in GAMES or not GAMES[game].on_site:
         raise Http404
     chosen = GAMES[game]
+    text_template = f"games/rules/{chosen.name}.html"
+    try:
+        get_template(text_template)
+    except TemplateDoesNotExist:
+        text_template = None
     context = {
         "rules": chosen,
         "entry": game_entry(chosen),
         "options": option_texts(chosen),
-        "text_template": f"games/rules/{chosen.name}.html",
+        "text_template": text_template,
+        "paragraphs": [paragraph.strip() for paragraph in chosen.rules_text.split("\n\n") if paragraph.strip()],
     }
     return render(request, "games/rules.html", context)

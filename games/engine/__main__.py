@@ -33,6 +33,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--stock", help="the undealt cards, top first, where the deal draws from them (Seven Up)")
     p.add_argument("--scores", help="each side's score before the deal, e.g. 0,6 (games whose rules read it)")
     p.add_argument("--options", default="{}", help="the table options as JSON, e.g. '{\"wellington_blucher\": true}'")
+    p.add_argument(
+        "--setup", default="{}", help="more of the deal as dealt, as JSON: any key the game's setup has (with --dealer)"
+    )
     p.add_argument("--depth", type=int, required=True)
     p.add_argument("--hands", required=True, help='cards from seat 0, e.g. "AS,KS,QS,JS,TS/2H,3H,4H,5H,6H/..."')
     commands.add_parser("replay", help="replay a JSON deal record from stdin")
@@ -81,11 +84,9 @@ def _perft_actions(args: argparse.Namespace) -> int:
     try:
         if args.depth < 0:
             raise InvalidDeal("depth must be 0 or more")
-        raw = json.loads(args.options)
-        if not isinstance(raw, dict):
-            raise InvalidDeal("--options must be a JSON object")
+        raw, more = _json_object(args.options, "--options"), _json_object(args.setup, "--setup")
         hands = [[card for card in hand.split(",") if card.strip()] for hand in args.hands.split("/")]
-        setup = {"dealer": args.dealer, "hands": hands, "options": raw}
+        setup = more | {"dealer": args.dealer, "hands": hands, "options": raw}
         if args.upcard:
             setup["upcard"] = args.upcard
         if args.widow is not None:
@@ -98,14 +99,21 @@ def _perft_actions(args: argparse.Namespace) -> int:
             except ValueError:
                 raise InvalidDeal("--scores must be whole numbers, one per side, e.g. 0,6") from None
         state = game.start(setup)
-    except json.JSONDecodeError as error:
-        print(f"perft: --options is not JSON: {error}", file=sys.stderr)
-        return 2
     except (InvalidDeal, NotationError) as error:
         print(f"perft: {error}", file=sys.stderr)
         return 2
     print(perft_actions(state, args.depth))
     return 0
+
+
+def _json_object(text: str, flag: str) -> dict:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InvalidDeal(f"{flag} is not JSON: {error}") from None
+    if not isinstance(value, dict):
+        raise InvalidDeal(f"{flag} must be a JSON object")
+    return value
 
 
 def _replay() -> int:

@@ -347,6 +347,9 @@ class Game:
     counts_deals_won: ClassVar[bool] = True
     # What a deal's winners (``Outcome.winners``) did, as the session page's column of them says it.
     deal_winner_label: ClassVar[str] = gettext_noop("Won the deal")
+    # The rules for newcomers, in paragraphs with a blank line between: the rules page shows them
+    # where the site has no ``games/rules/<name>.html`` for the game, so a game's module may carry them.
+    rules_text: ClassVar[str] = ""
 
     def deal_score(self, state: State, seat: int) -> float:
         """How well a finished deal went for ``seat`` on its own terms (the arena's rate): 1 for a deal won."""

@@ -171,3 +171,14 @@ def test_an_action_word_a_card_game_does_not_know_is_an_illegal_play():
     done = engine("replay", stdin=json.dumps(record))
     assert done.returncode == 1
     assert json.loads(done.stdout)["rule"] == "not_in_hand"
+
+
+def test_perft_takes_any_setup_key_as_json():
+    """A game's setup keys need no flags of their own: ``--setup`` carries them (here Euchre's upcard)."""
+    hands = ["--hands", "JH,JD,AH,KH,QH/7S,8S,9S,TS,QS/7C,8C,9C,TC,QC/7D,8D,9D,TD,QD", "--depth", "3"]
+    base = ["perft", "--game", "euchre", "--dealer", "3", *hands]
+    assert engine(*base, "--setup", '{"upcard": "TH"}').stdout.split()[-1] == "20"
+    assert engine(*base, "--upcard", "TH").stdout.split()[-1] == "20"
+    refused = engine(*base, "--setup", "[1]")
+    assert refused.returncode == 2
+    assert "--setup must be a JSON object" in refused.stderr
