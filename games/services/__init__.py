@@ -3,24 +3,19 @@
 from .chat import ChatTooFast, chat_mute, chat_post, chat_switch
 from .errors import IllegalCard, NotSeated, StaleMove, TableError
 from .fair import contribution_add, verify_count
+from .hosting import host_hand_over, seat_remove, table_lock
 from .invitations import block, follow, invitation_answer, invitations_open, invite
 from .lobby import play_now
 from .play import action_take, computer_turn, computers_play_all
 from .review import ReviewJob, review_claim, review_failed, review_store, reviews_backfill, reviews_queue, reviews_run
+from .seats import computer_add, computer_remove, seat_leave, seat_take
 from .standings import standings_rebuild
 from .tables import (
-    computer_add,
-    computer_remove,
-    host_hand_over,
     rematch_decline,
-    seat_leave,
-    seat_remove,
-    seat_take,
     session_abandon,
     session_rematch,
     session_start,
     table_create,
-    table_lock,
     tables_expire,
 )
 from .turns import clocks_keep, seat_reclaim, seat_seen, session_leave, turn_check, turn_restore

@@ -20,7 +20,8 @@ from games.engine import get_game
 from games.models import Block, ChatMute, Follow, GameSession, Invitation
 
 from .errors import TableError
-from .tables import _changed, _host_only, _waiting, seat_take
+from .seats import seat_take
+from .waiting import host_only, table_changed, waiting_table
 
 
 def blocked_between(one: int, other: int) -> bool:
@@ -32,8 +33,8 @@ def invite(*, session_id: int, user: User, username: str) -> Invitation:
     """The host asks a registered player by name to the waiting table (rate-limited: counted under
     the inviter's row lock, taken before the table's, so invitations sent at once count one by one)."""
     User.objects.select_for_update().filter(pk=user.pk).first()
-    session = _waiting(session_id)
-    _host_only(session, user)
+    session = waiting_table(session_id)
+    host_only(session, user)
     invitee = User.objects.filter(username__iexact=str(username).strip()).first()
     if invitee is None or invitee.pk == user.pk or blocked_between(user.pk, invitee.pk):
         raise TableError(_("That player cannot be invited."), code="cannot_invite")
@@ -48,7 +49,7 @@ def invite(*, session_id: int, user: User, username: str) -> Invitation:
             invitation = Invitation.objects.create(session=session, inviter=user, invitee=invitee)
     except IntegrityError:
         raise TableError(_("That player has been invited already."), code="invited") from None
-    _changed(session)
+    table_changed(session)
     announcements.invited(invitee.pk, invitation.pk)
     return invitation
 

@@ -13,7 +13,8 @@ from games.models import Block, GameSession, Seat
 from games.selectors import idle_waiting, waiting_cutoff
 
 from .errors import TableError
-from .tables import computer_add, seat_take, session_start, table_create
+from .seats import computer_add, seat_take
+from .tables import session_start, table_create
 
 PLAY_NOW_CLOCKS = (0, 30, 60)  # a quick join never lands anyone on a fast clock they did not choose
 PLAY_NOW_SEATS = 4  # when the game is played at four, else at its smallest table

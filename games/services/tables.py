@@ -1,15 +1,13 @@
-"""Opening a table, taking and leaving seats, computer players, starting and abandoning a session."""
+"""A table's life: opening it, starting its session, abandoning or expiring it, and playing it again."""
 
 from __future__ import annotations
 
 import random
 import secrets
 from dataclasses import asdict
-from datetime import timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db import transaction
 from django.utils import timezone
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
@@ -17,8 +15,6 @@ from django.utils.translation import ngettext
 
 from accounts.models import User
 from games import rights
-from games.announcements import announce
-from games.bots import LEVELS
 from games.engine import GAMES, InvalidDeal, get_game
 from games.engine.game import Game
 from games.models import TURN_CLOCKS, GameSession, Seat
@@ -26,10 +22,11 @@ from games.selectors import idle_waiting, online_users, waiting_cutoff
 from games.stored import players_needed, seat_choices, store_match
 
 from . import fair
-from .errors import NotSeated, TableError
+from .errors import TableError
 from .locks import locked_session
 from .play import deal_next
 from .turns import pace, turn_begin
+from .waiting import host_only, previous_locked, previous_tell, table_changed, waiting_table
 
 
 @transaction.atomic
@@ -76,124 +73,6 @@ def table_create(
     return session
 
 
-@transaction.atomic
-def seat_take(*, session_id: int, user: User, position: int | None = None) -> GameSession:
-    """Sit down at a waiting table (``position``, or the seat kept for you, or any free one); someone
-    already seated moves to the free seat ``position`` instead, in one step."""
-    previous = _lock_previous(session_id)
-    session = _waiting(session_id)
-    mine = session.seats.filter(user=user).first()
-    if mine is not None:
-        if position is None or position == mine.position:
-            raise TableError(_("You already have a seat at this table."), code="already_seated")
-        return _seat_move(session, mine, _empty_seat(session, position, user))
-    if not rights.may_join(session, list(session.seats.all()), user.pk):
-        if session.locked:
-            raise TableError(_("The host has locked this table: no seat can be taken."), code="locked")
-        raise TableError(_("The table is full."), code="full")
-    invited = session.seats.filter(invited=user, user__isnull=True, computer="").first()
-    seat = (
-        invited
-        if invited is not None and position in (None, invited.position)
-        else _empty_seat(session, position, user)
-    )
-    seat.user, seat.invited = user, None
-    try:
-        with transaction.atomic():
-            seat.save(update_fields=["user", "invited"])
-    except IntegrityError:
-        raise TableError(_("That seat was just taken."), code="seat_taken") from None
-    if user.pk in session.removed:  # sitting down again: the notice of being removed is over
-        session.removed = [pk for pk in session.removed if pk != user.pk]
-    _tell(previous)
-    return _changed(session)
-
-
-def _seat_move(session: GameSession, mine: Seat, seat: Seat) -> GameSession:
-    """A seated person changes seats (to sit beside, or facing, a partner): the old one is free at once."""
-    user = mine.user
-    mine.user = None
-    mine.save(update_fields=["user"])  # first: a person holds one seat per table (a constraint)
-    seat.user, seat.invited = user, None
-    seat.save(update_fields=["user", "invited"])
-    return _changed(session)
-
-
-@transaction.atomic
-def seat_remove(*, session_id: int, user: User, position: int) -> GameSession:
-    """The host takes a waiting seat back from a person (told so on the table); a computer is
-    removed with ``computer_remove``."""
-    session = _waiting(session_id)
-    _host_only(session, user)
-    seat = session.seats.filter(position=position, user__isnull=False).first()
-    if seat is None:
-        raise TableError(_("Nobody sits there."), code="no_person")
-    if seat.user_id == session.host_id:
-        raise TableError(_("The host cannot remove themselves; close the table instead."))
-    session.removed = [*dict.fromkeys([*session.removed, seat.user_id])]
-    seat.user = None
-    seat.save(update_fields=["user"])
-    return _changed(session)
-
-
-@transaction.atomic
-def table_lock(*, session_id: int, user: User, locked: bool) -> GameSession:
-    """The host keeps the seats as they are (nobody else may sit down), or opens them again."""
-    session = _waiting(session_id)
-    _host_only(session, user)
-    session.locked = bool(locked)
-    return _changed(session)
-
-
-@transaction.atomic
-def host_hand_over(*, session_id: int, user: User, position: int) -> GameSession:
-    """The host makes the person in seat ``position`` the host (then may leave like anyone)."""
-    session = _waiting(session_id)
-    _host_only(session, user)
-    seat = session.seats.filter(position=position, user__isnull=False).exclude(user=user).first()
-    if seat is None:
-        raise TableError(_("Only a person seated at the table can become its host."), code="no_person")
-    session.host = seat.user
-    return _changed(session)
-
-
-@transaction.atomic
-def seat_leave(*, session_id: int, user: User) -> GameSession:
-    session = _waiting(session_id)
-    seat = session.seats.filter(user=user).first()
-    if seat is None:
-        raise NotSeated(_("You have no seat at this table."))
-    if user.pk == session.host_id:
-        raise TableError(_("The host cannot leave; close the table instead."))
-    seat.user = None
-    seat.save(update_fields=["user"])
-    return _changed(session)
-
-
-@transaction.atomic
-def computer_add(*, session_id: int, user: User, level: str = "medium", position: int | None = None) -> GameSession:
-    session = _waiting(session_id)
-    _host_only(session, user)
-    if level not in LEVELS:
-        raise TableError(_("Unknown computer player level."))
-    seat = _empty_seat(session, position)
-    seat.computer, seat.invited = level, None
-    seat.save(update_fields=["computer", "invited"])
-    return _changed(session)
-
-
-@transaction.atomic
-def computer_remove(*, session_id: int, user: User, position: int) -> GameSession:
-    session = _waiting(session_id)
-    _host_only(session, user)
-    seat = session.seats.filter(position=position).exclude(computer="").first()
-    if seat is None:
-        raise TableError(_("There is no computer player in that seat."))
-    seat.computer = ""
-    seat.save(update_fields=["computer"])
-    return _changed(session)
-
-
 def seats_said(rules: Game) -> str:
     """The table sizes a game is played at, as a refusal says them: a range, or a list."""
     choices = seat_choices(rules)
@@ -213,11 +92,11 @@ def session_start(
     """Close the empty seats, pick the first dealer at random and deal the first deal (``rng``: a
     seeded deal for tests and tools, not a verifiable one); ``contribution``: the host's own
     randomness for the shuffle, sent with the request."""
-    previous = _lock_previous(session_id)
-    session = _waiting(session_id)
+    previous = previous_locked(session_id)
+    session = waiting_table(session_id)
     seats = list(session.seats.all())
     if not rights.may_start_as(session, seats, user.pk, online_users(session_id)):
-        _host_only(session, user)  # says why: only the host, unless the host is gone from a full table
+        host_only(session, user)  # says why: only the host, unless the host is gone from a full table
     taken = [seat for seat in seats if not seat.is_empty]
     needed = players_needed(session.game)
     if not rights.enough_players(session, seats):
@@ -250,19 +129,19 @@ def session_start(
     session.started = timezone.now()
     state = deal_next(session, match, taken, number=1, rng=rng)[1]
     turn_begin(session, taken, state.to_act, **pace(state))
-    _tell(previous)  # its invitation to this table is over
-    return _changed(session)
+    previous_tell(previous)  # its invitation to this table is over
+    return table_changed(session)
 
 
 @transaction.atomic
 def session_abandon(*, session_id: int, user: User | None = None) -> GameSession:
     """End a session unplayed or unfinished: by an admin (no ``user``), or by the host before it starts."""
-    previous = _lock_previous(session_id)
+    previous = previous_locked(session_id)
     session = locked_session(session_id)
     if session.status in (GameSession.Status.FINISHED, GameSession.Status.ABANDONED, GameSession.Status.CLOSED):
         raise TableError(_("This session is already over."))
     if user is not None:
-        _host_only(session, user)
+        host_only(session, user)
         if session.status != GameSession.Status.WAITING:
             raise TableError(_("A session in play cannot be closed by the host."), code="not_waiting")
     started = session.status != GameSession.Status.WAITING
@@ -270,8 +149,8 @@ def session_abandon(*, session_id: int, user: User | None = None) -> GameSession
     session.finished = timezone.now()
     fair.seed_drop(session)
     session.to_act = session.turn_since = session.deadline = session.due = None
-    _tell(previous)
-    return _changed(session)
+    previous_tell(previous)
+    return table_changed(session)
 
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # none that are read as another (0/O, 1/I)
@@ -313,35 +192,9 @@ def tables_expire() -> list[int]:
         session.status = GameSession.Status.CLOSED
         session.finished = timezone.now()
         fair.seed_drop(session)  # no deal will come: no commitment stays on show
-        _changed(session)
+        table_changed(session)
         closed.append(session.pk)
     return closed
-
-
-def _waiting(session_id: int) -> GameSession:
-    session = locked_session(session_id)
-    if session.status == GameSession.Status.CLOSED:
-        raise TableError(_("This table was closed."), code="not_waiting")
-    if session.status != GameSession.Status.WAITING:
-        raise TableError(_("This table has already started."), code="not_waiting")
-    return session
-
-
-def _host_only(session: GameSession, user: User) -> None:
-    if user.pk != session.host_id:
-        raise TableError(_("Only the host can do that."), code="not_host")
-
-
-def _empty_seat(session: GameSession, position: int | None, user: User | None = None) -> Seat:
-    """A free seat (``position``'s, or any); seats kept for someone's "play again" stay theirs for a while."""
-    empty = session.seats.filter(user__isnull=True, computer="")
-    hold = timedelta(seconds=settings.FEMKORT_REMATCH_HOLD_SECONDS)
-    if timezone.now() < session.created + hold:
-        empty = empty.filter(Q(invited__isnull=True) | Q(invited=user))
-    seat = empty.filter(position=position).first() if position is not None else empty.first()
-    if seat is None:
-        raise TableError(_("That seat is taken.") if position is not None else _("The table is full."), code="full")
-    return seat
 
 
 @transaction.atomic
@@ -356,7 +209,7 @@ def session_rematch(*, session_id: int, user: User) -> GameSession:
     if session.status != GameSession.Status.FINISHED:
         raise TableError(_("Only a finished session can be played again."), code="not_finished")
     if not rights.may_rematch(session, user.pk):
-        _host_only(session, user)
+        host_only(session, user)
     if session.rematch_id is not None:
         return session.rematch
     _room_for_another(user)
@@ -383,7 +236,7 @@ def session_rematch(*, session_id: int, user: User) -> GameSession:
     fair.seed_draw(again, 1)
     again.save(update_fields=["next_commitment"])
     session.rematch = again
-    _changed(session)
+    table_changed(session)
     return again
 
 
@@ -396,25 +249,5 @@ def rematch_decline(*, session_id: int, user: User) -> GameSession:
     again = locked_session(session.rematch_id)
     if not again.seats.filter(invited=user).update(invited=None):
         raise TableError(_("No seat is kept for you at the new table."), code="not_invited")
-    _changed(again)
-    return _changed(session)
-
-
-def _lock_previous(session_id: int) -> GameSession | None:
-    """The finished table this one plays again, locked first: every path locks the older table
-    before the newer (``rematch_decline`` does too), so two of them never wait on each other."""
-    return GameSession.objects.select_for_update().filter(rematch_id=session_id).first()
-
-
-def _tell(previous: GameSession | None) -> None:
-    """The finished table shows the invitation to this one: it changes when this one does."""
-    if previous is not None:
-        _changed(previous)
-
-
-def _changed(session: GameSession) -> GameSession:
-    session.seq += 1
-    session.active = timezone.now()
-    session.save()
-    announce(session.pk, session.seq)
-    return session
+    table_changed(again)
+    return table_changed(session)
