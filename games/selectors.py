@@ -21,7 +21,7 @@ from accounts.models import User
 
 from . import rights
 from .cardnames import card_corner, card_face, card_label, card_short
-from .engine import GAMES
+from .engine import GAMES, find_game
 from .engine.game import EVERYONE, Area, Game, Match, Shown, State, View
 from .models import LEVEL_NAMES, PRESENCE_TIMEOUT, Block, Connection, Deal, Follow, GameSession, Play, Seat
 from .stored import deal_state, match_of, players_needed, seat_choices, sides_of
@@ -94,7 +94,7 @@ def game_entry(rules: Game) -> GameEntry:
 
 def game_or_first(name: str | None) -> Game:
     """The game asked for, or the first one listed when the name is missing or unknown."""
-    rules = GAMES.get(name or "")
+    rules = find_game(name)
     return rules if rules is not None and rules.on_site else next(game for game in GAMES.values() if game.on_site)
 
 

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from . import services
 from .access import admit, session_by_code, table_link, table_visible
 from .chat_html import chat_html, chat_news_html
-from .engine import GAMES
+from .engine import find_game
 from .forms import ComputerForm, MoveForm, SeatForm, TableForm
 from .models import GameSession
 from .selectors import game_entry, game_list, game_or_first, lobby_tables, option_texts, table_view_for
@@ -350,9 +350,11 @@ def rematch_decline(request: HttpRequest, session_id: int) -> HttpResponse:
 def rules(request: HttpRequest, game: str) -> HttpResponse:
     """A game's rules for newcomers: its own text, then its table options from their declaration.
     The text is the game's template, or else the ``rules_text`` its module carries."""
-    if game not in GAMES or not GAMES[game].on_site:
+    chosen = find_game(game)
+    if chosen is None or not chosen.on_site:
         raise Http404
-    chosen = GAMES[game]
+    if chosen.name != game:  # a former name: the page's address is the game's name now
+        return redirect("rules", game=chosen.name, permanent=True)
     text_template = f"games/rules/{chosen.name}.html"
     try:
         get_template(text_template)

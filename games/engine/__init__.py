@@ -31,9 +31,20 @@ GAMES: dict[str, Game] = {
 }
 
 
+# A game's earlier names: exports and links made before a rename still find it.
+FORMER_NAMES: dict[str, str] = {"letzter-stich": "letzter_stich"}
+
+
+def find_game(name: object) -> Game | None:
+    """The game of that name (or former name), or None."""
+    if not isinstance(name, str):
+        return None
+    return GAMES.get(FORMER_NAMES.get(name, name))
+
+
 def get_game(name: str) -> Game:
     try:
-        return GAMES[name]
+        return GAMES[FORMER_NAMES.get(name, name)]
     except KeyError:
         raise InvalidDeal(f"unknown game {name!r}; known: {', '.join(GAMES)}") from None
 

@@ -22,7 +22,7 @@ class LetzterStichOptions:
 
 
 class LetzterStich(TrickGame):
-    name = "letzter-stich"
+    name = "letzter_stich"
     # Translators: the game's name stays as it is; add the local name in brackets where one exists.
     title = gettext_noop("Letzter Stich")
     summary = gettext_noop(
@@ -94,11 +94,11 @@ class LetzterStich(TrickGame):
         raw = dict(raw or {})
         unknown = set(raw) - {"profile", "tokens", "trump"}
         if unknown:
-            raise InvalidDeal(f"unknown letzter-stich options: {', '.join(sorted(unknown))}")
+            raise InvalidDeal(f"unknown letzter_stich options: {', '.join(sorted(unknown))}")
         if raw.get("profile", "noris") not in ("noris", None):
-            raise InvalidDeal("letzter-stich has only the noris profile")
+            raise InvalidDeal("letzter_stich has only the noris profile")
         if raw.get("trump") not in (None, False):
-            raise InvalidDeal("letzter-stich is played without trump")
+            raise InvalidDeal("letzter_stich is played without trump")
         tokens = raw.get("tokens", 5)
         if isinstance(tokens, bool) or not isinstance(tokens, int) or not 1 <= tokens <= 100:
             raise InvalidDeal("tokens must be a whole number from 1 to 100")
@@ -110,7 +110,7 @@ class LetzterStich(TrickGame):
             return deck("789TJQKA")
         if players == 3:
             return deck("9TJQKA")
-        raise InvalidDeal(f"letzter-stich is for 3 or 4 players, not {players}")
+        raise InvalidDeal(f"letzter_stich is for 3 or 4 players, not {players}")
 
     def match_from_record(
         self, record: Mapping[str, Any], *, players: int, options: LetzterStichOptions

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from . import GAMES
+from . import GAMES, find_game, get_game
 from .cards import NotationError, parse_card
 from .game import HiddenCards, IllegalPlay, InvalidDeal, State
 from .tricks.deal import REDEAL_NO, REDEAL_YES, DealState
@@ -34,7 +34,7 @@ def start_from_record(record: object) -> tuple[State, list[str], int | None]:
     """The deal's starting state, its actions and who asked for new cards (if anyone), validated."""
     if not isinstance(record, Mapping):
         raise RecordError("a deal record is a JSON object")
-    game = GAMES.get(record.get("game"))  # type: ignore[arg-type]
+    game = find_game(record.get("game"))
     if game is None:
         raise RecordError(f"game must be one of {', '.join(GAMES)}")
     if "actions" in record and "plays" in record:
@@ -68,7 +68,7 @@ def replay(record: object) -> dict[str, Any]:
         except IllegalPlay as error:
             raise IllegalRecordPlay(index, error, state) from None
     try:
-        return GAMES[record["game"]].replay_result(record, first, state)
+        return get_game(record["game"]).replay_result(record, first, state)
     except InvalidDeal as error:
         raise RecordError(str(error)) from None
 
@@ -112,7 +112,7 @@ def _actions_of(view: SeatView) -> dict[str, Any]:
 
 
 def _replay_setup(record: Mapping[str, Any]) -> dict[str, Any]:
-    game = GAMES.get(record.get("game"))  # type: ignore[arg-type]
+    game = find_game(record.get("game"))
     if game is None:
         raise RecordError(f"game must be one of {', '.join(GAMES)}")
     actions = record.get("actions", [])

@@ -20,7 +20,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import GAMES
+from . import GAMES, find_game
 from .fair import CONTRIBUTION, MAX_CONTRIBUTION, SEED_BYTES, STREAM, FairShuffle, commitment
 from .game import HiddenCards, IllegalPlay, InvalidDeal
 from .records import RecordError
@@ -34,7 +34,7 @@ def verify(record: object) -> list[str]:
     ``RecordError`` for a record that cannot be checked at all (not a deal, no seed)."""
     if not isinstance(record, Mapping):
         raise RecordError("a deal record is a JSON object")
-    game = GAMES.get(record.get("game"))  # type: ignore[arg-type]
+    game = find_game(record.get("game"))
     if game is None:
         raise RecordError(f"game must be one of {', '.join(GAMES)}")
     fair = record.get("fair")
@@ -148,6 +148,7 @@ def _record_differences(game: Any, setup: dict, match: Any, record: Mapping[str,
     except HiddenCards:
         return ["the actions do not finish the deal the seed gives"]
     given = {name: value for name, value in record.items() if name != "fair"}
+    given["game"] = game.name  # found by its name or a former one (an export made before a rename)
     return _differences("the record", expected, given)
 
 

@@ -40,8 +40,8 @@ def test_no_serious_violations_on_any_page_or_table_state(player, browser, site,
         assert page.locator("html").get_attribute("lang") == language, name
         found[name] = serious(page)
 
-    paths = ("/", "/?game=letzter-stich", "/?game=euchre", "/leaderboard/", "/fair-play/")
-    for path in (*paths, "/rules/femkort/", "/rules/letzter-stich/", "/rules/nap/", "/rules/euchre/"):
+    paths = ("/", "/?game=letzter_stich", "/?game=euchre", "/leaderboard/", "/fair-play/")
+    for path in (*paths, "/rules/femkort/", "/rules/letzter_stich/", "/rules/nap/", "/rules/euchre/"):
         page.goto(path)
         check(path)
     page.goto(f"/players/{me.name}/")

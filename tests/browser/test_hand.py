@@ -37,7 +37,7 @@ def test_cards_you_cannot_play_keep_their_suit_colours(player):
 
 def test_the_cards_you_may_play_stand_up_outlined(player):
     me = player(TALL_PHONE)
-    me.against_computers(game="letzter-stich", seats=4)
+    me.against_computers(game="letzter_stich", seats=4)
     page = me.page
     page.wait_for_selector("#table[data-my-turn] .hand button.card:not([aria-disabled=true])")
     faces = page.eval_on_selector_all(".hand button.card", FACES)
@@ -75,7 +75,7 @@ def _fits(row: dict) -> None:
 
 def test_eight_cards_fit_a_phone_and_six_or_thirteen_fan_out(player):
     me = player(TALL_PHONE)
-    me.against_computers(game="letzter-stich", seats=4)  # four players: eight cards each
+    me.against_computers(game="letzter_stich", seats=4)  # four players: eight cards each
     page = me.page
     page.wait_for_selector("#table[data-my-turn]")
     row = page.evaluate(ROW)

@@ -25,7 +25,7 @@ SESSION_MINUTES = 4  # far more than any of these sessions takes: a table that s
 
 GAMES = [
     pytest.param("femkort", 3, {"target": "1"}, id="femkort"),
-    pytest.param("letzter-stich", 3, {"tokens": "1"}, id="letzter_stich"),
+    pytest.param("letzter_stich", 3, {"tokens": "1"}, id="letzter_stich"),
     pytest.param("nap", 2, {"rounds": "1"}, id="nap"),
     pytest.param("euchre", 4, {"points": "5"}, id="euchre"),
     pytest.param("seven_up", 2, {}, id="seven_up"),  # to 7 points, the only length

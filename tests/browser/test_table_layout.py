@@ -162,7 +162,7 @@ def _at_my_decision(player, game: str, viewport: dict, locale: str = "en-GB"):
     Euchre) or card (Letzter Stich), with a turn clock running."""
     me = player(viewport, locale=locale)
     me.against_computers(game=game, seats=4, clock="60", **({"rounds": "1"} if game == "nap" else {}))
-    if game == "letzter-stich":
+    if game == "letzter_stich":
         me.wait_for_turn()
     elif game == "euchre":  # making trump: ordering up or calling a suit, not the dealer's discard
         me.until_choices(".choices button[data-action=order], .choices button[data-action^='call:']")
@@ -195,8 +195,8 @@ def _my_seat(page) -> str:
         ("nap", DESKTOP, "en-GB"),
         ("euchre", TALL_PHONE, "en-GB"),
         ("euchre", DESKTOP, "en-GB"),
-        ("letzter-stich", TALL_PHONE, "en-GB"),
-        ("letzter-stich", DESKTOP, "en-GB"),
+        ("letzter_stich", TALL_PHONE, "en-GB"),
+        ("letzter_stich", DESKTOP, "en-GB"),
     ],
     ids=["nap-phone", "nap-phone-ru", "nap-desktop", "euchre-phone", "euchre-desktop", "stich-phone", "stich-desktop"],
 )
@@ -206,7 +206,7 @@ def test_the_bar_never_covers_a_seat_or_your_clock(player, game, viewport, local
     page.evaluate("window.scrollTo(0, 0)")
     label = "phone" if viewport is TALL_PHONE else "desktop"
     if SHOTS and locale == "en-GB":
-        moment = {"nap": "bid", "euchre": "call", "letzter-stich": "hand"}[game]
+        moment = {"nap": "bid", "euchre": "call", "letzter_stich": "hand"}[game]
         page.screenshot(path=str(Path(SHOTS) / f"{game}-{moment}-{label}.png"))
     dock = box_of(page, ".dock")
     assert dock["height"] <= viewport["height"] * 0.3, dock  # a bar, not half the screen

@@ -14,7 +14,7 @@ from .conftest import TALL_PHONE
 
 def test_the_turn_clock_counts_in_the_pages_language(player):
     me = player(TALL_PHONE, locale="ru-RU")
-    me.against_computers(game="letzter-stich", seats=3, clock="60")
+    me.against_computers(game="letzter_stich", seats=3, clock="60")
     me.wait_for_turn()
     with translation.override("ru"):
         unit = pgettext("seconds left on the turn clock", "%(seconds)s s") % {"seconds": ""}

@@ -57,7 +57,7 @@ def test_the_turn_message_follows_the_protocol(tmp_path):
         "logger",
         f'(open({str(log)!r}, "a").write(line), json.dumps({{"card": m["legal"][-1]}}))[1]',
     )
-    run_arena(game="letzter-stich", players=3, deals=1, seed=1, hero=hero, field="medium")
+    run_arena(game="letzter_stich", players=3, deals=1, seed=1, hero=hero, field="medium")
     turns = [json.loads(line) for line in log.read_text().splitlines()]
     assert len(turns) == 8
     first = turns[0]
@@ -84,7 +84,7 @@ def test_the_turn_message_follows_the_protocol(tmp_path):
     assert counts[first["seat"]] == len(first["hand"]) == 8
     assert set(counts) <= {7, 8}
     assert {area["kind"] for area in turns[1]["areas"]} <= {"trick"}
-    assert first["game"] == "letzter-stich"
+    assert first["game"] == "letzter_stich"
     assert first["players"] == 3
     assert len(first["hand"]) == 8
     assert set(first["legal"]) <= set(first["hand"])
@@ -130,7 +130,7 @@ def test_arena_arithmetic_on_a_rigged_result():
     assert data["multiple"] == 1.2
     assert data["ci95"] == [round(0.3 - 1.96 * (0.21 / 100) ** 0.5, 4), round(0.3 + 1.96 * (0.21 / 100) ** 0.5, 4)]
     assert data["decision_ms"] == {"p50": 50.5, "p95": 95.0, "max": 100.0}
-    stich = ArenaResult(game="letzter-stich", hero="a", field="b", players=3, deals=10, score=2).as_json()
+    stich = ArenaResult(game="letzter_stich", hero="a", field="b", players=3, deals=10, score=2).as_json()
     assert stich["hero_tokens_lost_per_deal"] == 0.2
     assert "hero_win_rate" not in stich
 

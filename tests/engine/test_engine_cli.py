@@ -49,7 +49,7 @@ def test_perft_profile_and_trump_flags():
 
 def test_perft_letzter_stich():
     hands = "9S,TS,JS,QS,KS,AS,9H,TH/JH,QH,KH,AH,9D,TD,JD,QD/KD,AD,9C,TC,JC,QC,KC,AC"
-    done = engine("perft", "--game", "letzter-stich", "--leader", "0", "--depth", "2", "--hands", hands)
+    done = engine("perft", "--game", "letzter_stich", "--leader", "0", "--depth", "2", "--hands", hands)
     assert done.stdout.split()[-1] == "56"
 
 
@@ -90,7 +90,7 @@ def test_replay_illegal_play_exits_1_naming_the_rule():
 
 def test_replay_letzter_stich_settles_tokens():
     record = {
-        "game": "letzter-stich",
+        "game": "letzter_stich",
         "options": {},
         "dealer": 0,
         "hands": [

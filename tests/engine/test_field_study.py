@@ -25,7 +25,7 @@ def test_the_open_hand_player_draws_the_true_deal_every_time():
 
 
 def test_the_studies_report_their_figures():
-    figures = ceiling("letzter-stich", 4, 4, 1, {"playout_budget": 2000})
+    figures = ceiling("letzter_stich", 4, 4, 1, {"playout_budget": 2000})
     assert figures["measure"] == "tokens lost"
     assert 0 <= figures["rate"] <= 1
     report = agreement("femkort", 3, 2, 1)

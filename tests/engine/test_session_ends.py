@@ -19,7 +19,7 @@ from games.engine import GAMES
 # The shortest session each game offers (a game with none plays its rules' target, already short).
 SHORTEST = {
     "femkort": {"target": 1},
-    "letzter-stich": {"tokens": 1},
+    "letzter_stich": {"tokens": 1},
     "nap": {"rounds": 1},
     "euchre": {"points": "5"},
     "seven_up": {},

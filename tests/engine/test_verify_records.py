@@ -83,3 +83,15 @@ def test_a_session_export_giving_a_deal_twice_is_refused(monkeypatch, capsys):
     code, out = cli_verify(monkeypatch, capsys, [second, renamed])
     assert code == 1
     assert "the same deal as deal 1 of the list" in out
+
+
+def test_an_export_made_before_letzter_stich_was_renamed_still_verifies_and_replays(monkeypatch, capsys):
+    record = exported(GAMES["letzter_stich"], random.Random(4), 1)
+    record["game"] = "letzter-stich"  # its name until the rename (migration 0028)
+    assert verify(record) == []
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(record)))
+    assert engine_main(["replay"]) == 0
+    capsys.readouterr()
+    record["game"] = "letzter stich"
+    with pytest.raises(RecordError, match="game must be one of"):
+        verify(record)

@@ -42,7 +42,7 @@ EVERY_GAME = [
     pytest.param({}, id="femkort"),
     pytest.param({"options": {"trump": True, "pot": True, "stack": 3, "target": 2}}, id="femkort-trump-pot"),
     pytest.param({"options": {"profile": "classic", "trump": True, "target": 2}}, id="femkort-classic-trump"),
-    pytest.param({"game": "letzter-stich", "options": {"tokens": 2}}, id="letzter-stich"),
+    pytest.param({"game": "letzter_stich", "options": {"tokens": 2}}, id="letzter_stich"),
     pytest.param({"options": {"redeal": True, "target": 2}}, id="femkort-redeal"),
 ]
 

@@ -27,7 +27,7 @@ tables = st.one_of(
         st.integers(3, 10),
         st.sampled_from([{}, {"profile": "classic"}, {"trump": True}, {"profile": "classic", "trump": True}]),
     ),
-    st.tuples(st.just("letzter-stich"), st.integers(3, 4), st.just({})),
+    st.tuples(st.just("letzter_stich"), st.integers(3, 4), st.just({})),
 )
 
 
@@ -60,7 +60,7 @@ def test_every_level_only_plays_legal_cards(table, seed):
         state = state.play(card)
 
 
-@pytest.mark.parametrize("game", ["femkort", "letzter-stich"])
+@pytest.mark.parametrize("game", ["femkort", "letzter_stich"])
 def test_the_strong_player_at_full_strength_plays_whole_deals(game):
     for seed in range(3):
         state = deal_for(game, 4, {}, seed)
@@ -129,12 +129,12 @@ def test_the_habit_in_play_outs_is_the_rules_of_thumb_first_card(table, seed, da
         bar=bar,
         best=best,
         trump=trump,
-        avoid=game == "letzter-stich",
+        avoid=game == "letzter_stich",
     )
     assert CARDS[card] == ranked(view)[0]
 
 
-@pytest.mark.parametrize("game", ["femkort", "letzter-stich"])
+@pytest.mark.parametrize("game", ["femkort", "letzter_stich"])
 def test_the_strong_choice_repeats_for_a_seed(game):
     differs = False
     for seed in range(6):

@@ -79,7 +79,7 @@ def test_wrong_hand_size_and_foreign_card_are_refused():
     with pytest.raises(InvalidDeal, match="holds 4 cards"):
         FEMKORT.start_hands(dealt=[["AS", "KS", "QS", "JS"]] * 3, dealer=0, options=FEMKORT.parse_options(None))
     hands = [["2S", *LETZTER_STICH.deck(3)[1:8]], list(LETZTER_STICH.deck(3)[8:16]), list(LETZTER_STICH.deck(3)[16:])]
-    with pytest.raises(InvalidDeal, match="not in the letzter-stich deck"):
+    with pytest.raises(InvalidDeal, match="not in the letzter_stich deck"):
         LETZTER_STICH.start_hands(dealt=hands, dealer=0, options=options)
 
 

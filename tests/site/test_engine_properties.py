@@ -85,7 +85,7 @@ def check_deal(state: DealState, seed: int) -> None:
     assert replay(record_of(final)) == {
         "tricks": [{"leader": t.leader, "cards": list(t.cards), "winner": t.winner} for t in final.tricks],
         "winner": final.winner,
-        **(_tokens(final) if final.game == "letzter-stich" else {}),
+        **(_tokens(final) if final.game == "letzter_stich" else {}),
     }
 
 

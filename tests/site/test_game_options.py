@@ -36,20 +36,20 @@ def test_the_lobby_asks_for_the_game_first_then_shows_its_own_options(players):
         assert f'href="/rules/{rules.name}/"' in first
     assert "Wins needed" in first
     assert "Tokens each" not in first
-    letzter = client.get(reverse("lobby") + "?game=letzter-stich").content.decode()
+    letzter = client.get(reverse("lobby") + "?game=letzter_stich").content.decode()
     assert "Tokens each" in letzter
     assert "Wins needed" not in letzter
-    assert 'name="game" value="letzter-stich"' in letzter
+    assert 'name="game" value="letzter_stich"' in letzter
     assert re.search(r'name="seats"[^>]*max="4"', letzter)
 
 
 def test_a_letzter_stich_table_opens_from_the_lobby(players):
     response = logged_in(players[0]).post(
-        reverse("table_create"), {"game": "letzter-stich", "seats": 3, "tokens": 4, "turn_seconds": 0}
+        reverse("table_create"), {"game": "letzter_stich", "seats": 3, "tokens": 4, "turn_seconds": 0}
     )
     session = GameSession.objects.get()
     assert response["Location"] == reverse("table", args=[session.pk])
-    assert (session.game, session.options, session.seat_count) == ("letzter-stich", {"tokens": 4}, 3)
+    assert (session.game, session.options, session.seat_count) == ("letzter_stich", {"tokens": 4}, 3)
 
 
 def test_femkort_options_reach_the_table(players):
@@ -71,8 +71,8 @@ def test_femkort_options_reach_the_table(players):
 @pytest.mark.parametrize(
     ("form", "error"),
     [
-        ({"game": "letzter-stich", "seats": 5}, "less than or equal to 4"),
-        ({"game": "letzter-stich", "seats": 3, "tokens": 0}, "greater than or equal to 1"),
+        ({"game": "letzter_stich", "seats": 5}, "less than or equal to 4"),
+        ({"game": "letzter_stich", "seats": 3, "tokens": 0}, "greater than or equal to 1"),
         ({"seats": 4, "profile": "sideways"}, "Select a valid choice"),
         ({"seats": 4, "target": "many"}, "Enter a whole number"),
         ({"game": "whist", "seats": 4}, "Unknown game"),
@@ -117,7 +117,7 @@ def test_pot_play_shows_the_pot_and_every_stack(players):
 
 
 def test_letzter_stich_shows_tokens_the_pot_and_tricks_taken(players):
-    session = started_table(players, game="letzter-stich", options={"tokens": 5})
+    session = started_table(players, game="letzter_stich", options={"tokens": 5})
     state = deal_state(session.deals.get())
     for _ in range(3):  # one whole trick
         user = Seat.objects.get(session=session, position=state.to_act).user
@@ -135,13 +135,13 @@ def test_letzter_stich_shows_tokens_the_pot_and_tricks_taken(players):
 
 
 def test_letzter_stich_ratings_follow_tokens(players):
-    session = play_session(players, game="letzter-stich", options={"tokens": 2}, seed=4)
+    session = play_session(players, game="letzter_stich", options={"tokens": 2}, seed=4)
     seats = list(session.seats.order_by("position"))
     tokens = session.match["tokens"]
     most = max(seats, key=lambda seat: tokens[seat.position])
     fewest = min(seats, key=lambda seat: tokens[seat.position])
     assert tokens[most.position] > tokens[fewest.position]
-    rating = {s.user_id: s.rating for s in Standing.objects.filter(game="letzter-stich")}
+    rating = {s.user_id: s.rating for s in Standing.objects.filter(game="letzter_stich")}
     assert rating[most.user_id] > rating[fewest.user_id]
     assert not Standing.objects.filter(deals_won__gt=0).exists()  # taking the last trick here is losing it
 
@@ -169,7 +169,7 @@ def test_an_unknown_game_has_no_rules_page(client):
 
 
 def test_letzter_stich_exports_carry_tokens_and_pot_before_each_deal_and_round_trip(players, client):
-    session = play_session(players, game="letzter-stich", options={"tokens": 2}, seed=5)
+    session = play_session(players, game="letzter_stich", options={"tokens": 2}, seed=5)
     exported = client.get(reverse("session_export", args=[session.pk])).json()
     assert len(exported) == session.deals.count() > 1
     assert (exported[0]["tokens"], exported[0]["pot"]) == ([2, 2, 2], 0)
@@ -196,7 +196,7 @@ def test_pot_play_session_page_shows_chips_after_each_deal(players, client):
 
 
 def test_letzter_stich_says_what_a_deal_cost_and_who_shares_the_win(players, client):
-    session = play_session(players, game="letzter-stich", options={"tokens": 2}, seed=5)
+    session = play_session(players, game="letzter_stich", options={"tokens": 2}, seed=5)
     tokens = session.match["tokens"]
     page = client.get(reverse("session", args=[session.pk])).content.decode()
     leaders = [seat.name for seat in session.seats.order_by("position") if tokens[seat.position] == max(tokens)]
@@ -258,7 +258,7 @@ def test_a_computer_leading_waits_for_the_trick_pause(players, settings):
 
 
 def test_lobby_rows_say_the_rules_in_short_and_who_sits_there(players, client):
-    session = services.table_create(host=players[0], seats=4, game="letzter-stich", options={"tokens": 3})
+    session = services.table_create(host=players[0], seats=4, game="letzter_stich", options={"tokens": 3})
     services.seat_take(session_id=session.pk, user=players[1])
     page = client.get(reverse("lobby")).content.decode()
     row = page.split(f'href="/tables/{session.pk}/"')[1].split("</li>")[0]

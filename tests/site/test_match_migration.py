@@ -6,7 +6,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
-from games.models import GameSession
+from games.models import GameSession, Standing
 from games.stored import match_of
 
 BEFORE = [("games", "0011_games_from_the_registry")]
@@ -56,6 +56,7 @@ def test_old_rows_become_match_records(players):
     assert records[pot.pk] == {"dealer": 2, "wins": [1, 0, 1], "winners": [], "chips": [7, 4, 4], "tiebreak": [1, 2]}
     assert records[tokens.pk] == {"dealer": 0, "tokens": [4, 5, 3], "pot": 3}
     assert records[waiting.pk] == {}
+    assert GameSession.objects.get(pk=tokens.pk).game == "letzter_stich"  # migration 0028: the game's name now
     pot_match = match_of(GameSession.objects.get(pk=pot.pk), list(range(3)))
     assert (pot_match.chips, pot_match.tiebreak, pot_match.dealer) == ((7, 4, 4), (1, 2), 2)
     ls_match = match_of(GameSession.objects.get(pk=tokens.pk), list(range(3)))
@@ -64,3 +65,22 @@ def test_old_rows_become_match_records(players):
     assert "3 wins" in page
     assert "1 win" in page
     assert "3 tokens" in Client().get(f"/sessions/{tokens.pk}/").content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("back_to_the_latest_schema")
+def test_letzter_stich_rows_take_the_new_name_and_old_addresses_still_work(players, client):
+    before = [("games", "0027_connection_without_table")]
+    after = [("games", "0028_letzter_stich_named_with_underscore")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    apps = executor.loader.project_state(before).apps
+    OldSession, OldStanding = apps.get_model("games", "GameSession"), apps.get_model("games", "Standing")
+    old = OldSession.objects.create(game="letzter-stich", options={"tokens": 5}, seat_count=3, host_id=players[0].pk)
+    OldStanding.objects.create(game="letzter-stich", against="people", user_id=players[0].pk)
+    MigrationExecutor(connection).migrate(after)
+
+    assert GameSession.objects.get(pk=old.pk).game == "letzter_stich"
+    assert Standing.objects.get(user=players[0]).game == "letzter_stich"
+    moved = client.get("/rules/letzter-stich/")
+    assert (moved.status_code, moved["Location"]) == (301, "/rules/letzter_stich/")

@@ -23,8 +23,8 @@ def described(game: str, options: dict, language: str = "en") -> list[str]:
     [
         ("nap", {"rounds": 1}, ["1 round"]),
         ("nap", {"rounds": 3}, ["3 rounds"]),
-        ("letzter-stich", {"tokens": 1}, ["1 token each"]),
-        ("letzter-stich", {"tokens": 5}, ["5 tokens each"]),
+        ("letzter_stich", {"tokens": 1}, ["1 token each"]),
+        ("letzter_stich", {"tokens": 5}, ["5 tokens each"]),
         ("femkort", {"target": 1, "pot": True, "stack": 1}, ["first to 1 win", "pot play, 1 chip each"]),
         ("femkort", {"target": 3, "pot": True, "stack": 10}, ["first to 3 wins", "pot play, 10 chips each"]),
         ("euchre", {"points": 5}, ["first partnership to 5 points"]),
@@ -37,7 +37,7 @@ def test_a_tables_options_in_short_say_one_as_one(game, options, expected):
 
 
 @pytest.mark.parametrize("language", ["ru", "uk"])
-@pytest.mark.parametrize(("game", "option"), [("nap", "rounds"), ("letzter-stich", "tokens")])
+@pytest.mark.parametrize(("game", "option"), [("nap", "rounds"), ("letzter_stich", "tokens")])
 def test_russian_and_ukrainian_have_a_form_for_one_for_a_few_and_for_many(language, game, option):
     said = {count: described(game, {option: count}, language)[0] for count in (1, 2, 5)}
     forms = {count: words.replace(str(count), "#") for count, words in said.items()}

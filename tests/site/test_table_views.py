@@ -62,7 +62,7 @@ def assert_no_leak(response, session, seat):
     [
         pytest.param({"target": 3, "profile": "modern"}, id="femkort"),
         pytest.param({"target": 2, "trump": "on", "pot": "on", "stack": 3}, id="femkort-trump-pot"),
-        pytest.param({"game": "letzter-stich", "tokens": 2}, id="letzter-stich"),
+        pytest.param({"game": "letzter_stich", "tokens": 2}, id="letzter_stich"),
     ],
 )
 def test_three_players_play_a_whole_session_over_http(players, table):
