@@ -529,55 +529,83 @@ def online_users(session_id: int) -> frozenset[int]:
 
 def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int] | None = None) -> TableView:
     """The table as ``user`` may see it (a spectator if not seated): only what the game's view
-    for that viewer holds, laid out."""
-    session, seats, state = snapshot.session, snapshot.seats, snapshot.state
+    for that viewer holds, laid out; what they may do, by ``games.rights``."""
+    session, seats = snapshot.session, snapshot.seats
     online = snapshot.online if online is None else online
-    signed_in = bool(user and user.is_authenticated)
-    user_id = user.pk if signed_in else None
+    user_id = user.pk if user is not None and user.is_authenticated else None
     # A seat left for good is no longer the leaver's: from then on they see what a spectator sees.
-    me = next((s.position for s in seats if signed_in and s.user_id == user.pk and not s.left), None)
-    view = state.view(me) if state and me is not None else None
-    panels, areas, last_deal, finished, header = _public(snapshot, online, me, user.pk if signed_in else None)
-    is_host = signed_in and user.pk == session.host_id
-    waiting = session.status == GameSession.Status.WAITING
-    playing = session.status == GameSession.Status.PLAYING
+    me = next((s.position for s in seats if user_id is not None and s.user_id == user_id and not s.left), None)
     mine = seats[me] if me is not None else None
-    stood_in = bool(mine and mine.stand_in)  # a computer plays these cards: they are not the viewer's to play
-    names = [seat.short_name for seat in seats]
-    acting = bool(view and playing and not stood_in)
-    choices = _choices(view, names) if acting else ()
-    taps = _taps(view) if acting and view.my_turn else {}
-    prompted = view if view is not None and not stood_in else (state.view(None) if state else None)
+    panels, areas, last_deal, finished, header = _public(snapshot, online, me, user_id)
+    turn = _turn(snapshot, mine)
+    is_host = user_id is not None and user_id == session.host_id
+    hosting = is_host and session.status == GameSession.Status.WAITING
     return TableView(
         session=session,
         my_seat=me,
         is_host=is_host,
         seats=panels,
-        hand=_hand(view, taps),
+        hand=turn.hand,
         areas=areas,
-        prompt=say(prompted.prompt, [seat.name for seat in seats]) if prompted and prompted.prompt else "",
+        prompt=turn.prompt,
         deal_number=snapshot.deal.number if snapshot.deal else None,
         last_deal=last_deal,
-        my_turn=bool(view and view.my_turn and playing and not stood_in),
-        signed_in=signed_in,
+        my_turn=turn.my_turn,
+        signed_in=user_id is not None,
         can_start=rights.may_start(session, seats, user_id, online),
         needed=players_needed(session.game),
         can_join=rights.may_join(session, seats, user_id),
-        removed=bool(signed_in and me is None and user.pk in session.removed and waiting),
-        invite_names=snapshot.invite_names if waiting and is_host else (),
-        invitations_sent=snapshot.invitations if waiting and is_host else (),
+        removed=bool(user_id in session.removed and me is None and session.status == GameSession.Status.WAITING),
+        invite_names=snapshot.invite_names if hosting else (),
+        invitations_sent=snapshot.invitations if hosting else (),
         finished_summary=finished,
-        actions=tuple(choice for choice, with_hand in choices if with_hand),
-        choices=tuple(choice for choice, with_hand in choices if not with_hand) if view and view.my_turn else (),
-        marking=_marking(view, names) if acting and view.my_turn else None,
+        actions=turn.actions,
+        choices=turn.choices,
+        marking=turn.marking,
         can_leave=rights.may_leave(session, mine),
         can_reclaim=rights.may_reclaim(session, mine),
         can_rematch=rights.may_rematch(session, user_id) and session.rematch_id is None,
         rematch_id=session.rematch_id,
-        invited=signed_in and any(invited == user.pk and taker is None for _, taker, invited in snapshot.rematch_seats),
+        invited=any(invited == user_id and taker is None for _, taker, invited in snapshot.rematch_seats),
         server_now=int(timezone.now().timestamp() * 1000),
         header=header,
-        refusal=say(view.refusal, names) if acting and view.refusal else "",
+        refusal=turn.refusal,
+    )
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """What the viewer's own seat may do now: empty for a spectator, a seat a computer stands in
+    for, or a session not in play."""
+
+    prompt: str = ""
+    hand: tuple[CardView, ...] = ()
+    my_turn: bool = False
+    actions: tuple[ActionChoice, ...] = ()
+    choices: tuple[ActionChoice, ...] = ()
+    marking: HandMarking | None = None
+    refusal: str = ""
+
+
+def _turn(snapshot: TableSnapshot, mine: Seat | None) -> _Turn:
+    state, seats = snapshot.state, snapshot.seats
+    full_names = [seat.name for seat in seats]
+    acting = mine is not None and not mine.stand_in  # a computer plays a stood-in seat's cards
+    view = state.view(mine.position) if state is not None and mine is not None else None
+    prompted = view if acting else (state.view(None) if state is not None else None)
+    prompt = say(prompted.prompt, full_names) if prompted is not None and prompted.prompt else ""
+    if view is None or not acting or snapshot.session.status != GameSession.Status.PLAYING:
+        return _Turn(prompt=prompt, hand=_hand(view, {}))
+    names = [seat.short_name for seat in seats]
+    choices = _choices(view, names)
+    return _Turn(
+        prompt=prompt,
+        hand=_hand(view, _taps(view) if view.my_turn else {}),
+        my_turn=view.my_turn,
+        actions=tuple(choice for choice, with_hand in choices if with_hand),
+        choices=tuple(choice for choice, with_hand in choices if not with_hand) if view.my_turn else (),
+        marking=_marking(view, names) if view.my_turn else None,
+        refusal=say(view.refusal, names) if view.refusal else "",
     )
 
 
