@@ -1,22 +1,26 @@
-"""Command line: ``python -m games.engine perft|replay|verify|bench`` (documented in docs/engine.md)."""
+"""Command line: ``python -m games.engine perft|replay|verify|bench|golden`` (documented in docs/engine.md)."""
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import random
 import sys
 import time
+from pathlib import Path
 
 from . import FEMKORT, GAMES, InvalidDeal, NotationError
 from .cards import parse_suit
 from .records import IllegalRecordPlay, RecordError, replay
+from .transcript import transcript
 from .tricks.deal import DealState
 from .tricks.perft import perft, perft_actions
 from .verify import verify_each
 
 BENCH_DEALS = 200
 BENCH_DEPTH = 12
+GOLDEN = Path(__file__).resolve().parents[2] / "tests" / "engine" / "golden"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,6 +46,9 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("verify", help="check a finished deal's export (or a session's) against its revealed seed")
     b = commands.add_parser("bench", help="perft speed on a fixed set of deals")
     b.add_argument("--deals", type=int, default=BENCH_DEALS)
+    g = commands.add_parser("golden", help="compare each game's golden transcript with the rules as they are")
+    g.add_argument("--write", action="store_true", help="write the transcripts anew instead")
+    g.add_argument("--dir", type=Path, default=GOLDEN, help="where they are kept (tests/engine/golden)")
     args = parser.parse_args(argv)
     if args.command == "perft":
         return _perft(args)
@@ -49,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
         return _replay()
     if args.command == "verify":
         return _verify()
+    if args.command == "golden":
+        return _golden(args.dir, write=args.write)
     return _bench(args.deals)
 
 
@@ -159,6 +168,34 @@ def _verify() -> int:
         else:
             print(f"{name}: verified")
     return failed
+
+
+def _golden(directory: Path, *, write: bool) -> int:
+    """Each game's transcript against its file: "same", or the diff; ``write``: the files made anew."""
+    differ = 0
+    for name, game in GAMES.items():
+        path = directory / f"{name}.txt"
+        now = transcript(game)
+        kept = path.read_text() if path.exists() else ""
+        if write:
+            directory.mkdir(parents=True, exist_ok=True)
+            path.write_text(now)
+            print(f"{name}: {'unchanged' if kept == now else 'written'}")
+        elif kept == now:
+            print(f"{name}: same")
+        else:
+            differ = 1
+            print(f"{name}: differs" if kept else f"{name}: no transcript kept ({path})")
+            sys.stdout.writelines(golden_diff(kept, now, name))
+    for stale in sorted(set(directory.glob("*.txt")) - {directory / f"{name}.txt" for name in GAMES}):
+        print(f"{stale.name}: no game of that name (remove it)")
+        differ = 1
+    return differ
+
+
+def golden_diff(kept: str, now: str, name: str) -> list[str]:
+    """What changed, as a unified diff from the kept transcript to the rules' one."""
+    return list(difflib.unified_diff(kept.splitlines(True), now.splitlines(True), f"kept/{name}", f"now/{name}"))
 
 
 def _illegal(record: dict, illegal: IllegalRecordPlay) -> dict:

@@ -15,6 +15,7 @@ from games.engine.cards import CARDS
 from games.engine.game import InvalidDeal
 from games.engine.records import IllegalRecordPlay, RecordError, replay
 from games.engine.tricks.perft import perft_actions
+from tests.engine_helpers import play_randomly, random_line
 
 from .test_engine_cli import engine
 
@@ -198,8 +199,7 @@ def test_a_turned_jack_scores_for_the_dealer_even_when_refused_and_the_refused_s
     assert state.to_act == 0
     assert len(state.hand(0)) == 6
     rng = random.Random(1)
-    while not state.is_over:
-        state = state.apply(rng.choice(state.legal_actions()))
+    state = play_randomly(state, rng)
     result = GAMES["seven_up"].deal_outcome(state)
     assert result["turned_jacks"] == 1
     assert result["runs"] == 2
@@ -265,8 +265,7 @@ def test_partnerships_score_per_side_and_the_first_side_to_seven_in_order_wins()
     for card in plays:
         state = state.apply(card)
     rng = random.Random(3)
-    while not state.is_over:
-        state = state.apply(rng.choice(state.legal_actions()))
+    state = play_randomly(state, rng)
     result = GAMES["seven_up"].deal_outcome(state)
     # High is Anna's AS: side 0 reaches 7 first, whatever else happens.
     assert result["high"] == 0
@@ -575,8 +574,8 @@ def test_a_seat_sees_no_other_hand_no_undrawn_stock_card_and_no_other_seats_disc
     for seed in range(6):
         options = game.parse_options({"partnerships": seed % 2 == 0} if name == "seven_up" else {})
         rng = random.Random(seed)
-        state = game.deal_match(game.new_match(players=players, options=options, rng=rng), rng)
-        while True:
+        first = game.deal_match(game.new_match(players=players, options=options, rng=rng), rng)
+        for state in random_line(first, rng)[0]:
             public = {card for trick in (*state.tricks, state.trick) if trick for card in trick.cards}
             public |= set(getattr(state.contract, "turned", ()))
             for seat in (*range(players), None):
@@ -586,9 +585,6 @@ def test_a_seat_sees_no_other_hand_no_undrawn_stock_card_and_no_other_seats_disc
                     allowed |= {call[8:] for call, who in zip(state.calls, state.callers, strict=True) if who == seat}
                 named = set(CARD_IN_VIEW.findall(repr(state.view(seat))))
                 assert named <= allowed, (seat, named - allowed)
-            if state.is_over:
-                break
-            state = state.apply(rng.choice(state.legal_actions()))
 
 
 @pytest.mark.parametrize(("name", "players", "options"), [("seven_up", 4, {"partnerships": True}), ("pitch", 3, {})])
@@ -651,8 +647,8 @@ def test_a_resampled_world_gives_no_seat_a_suit_it_has_shown_void_in(name):
     shown = 0
     for seed in range(8):
         rng = random.Random(seed)
-        state = game.deal_match(game.new_match(players=4, options=game.parse_options({}), rng=rng), rng)
-        while not state.is_over:
+        first = game.deal_match(game.new_match(players=4, options=game.parse_options({}), rng=rng), rng)
+        for state in random_line(first, rng)[0][:-1]:
             seat = state.to_act
             view = state.view(seat)
             voids = _voids(view.detail)
@@ -662,5 +658,4 @@ def test_a_resampled_world_gives_no_seat_a_suit_it_has_shown_void_in(name):
             for other, suits in voids.items():
                 if other != seat:
                     assert not {card[1] for card in world.hand(other)} & suits
-            state = state.apply(rng.choice(state.legal_actions()))
     assert shown  # random play shows voids often enough to test the rule

@@ -10,6 +10,7 @@ from games.engine import GAMES, IllegalPlay
 from games.engine.cards import INDEX
 from games.engine.tricks.deal import TrickGame
 from games.engine.tricks.refusals import refusal_text
+from tests.engine_helpers import random_line
 
 TRICK_GAMES = [name for name, game in GAMES.items() if isinstance(game, TrickGame) and game.on_site]
 
@@ -19,13 +20,10 @@ def _words_turns(game, seeds=range(20)):
     for seed in seeds:
         rng = random.Random(seed)
         match = game.new_match(players=min(game.seat_counts), options=game.parse_options({}), rng=rng)
-        state = game.start(game.setup(match, rng))
-        while not state.is_over and state.to_act is not None:
-            legal = state.legal_actions()
-            hand = state.hand(state.to_act)
-            if hand and not any(action in INDEX for action in legal):
+        for state in random_line(game.start(game.setup(match, rng)), rng)[0]:
+            hand = state.hand(state.to_act) if state.to_act is not None else []
+            if hand and not any(action in INDEX for action in state.legal_actions()):
                 yield state, hand
-            state = state.apply(rng.choice(legal), seat=state.to_act)
 
 
 @pytest.mark.parametrize("name", TRICK_GAMES)

@@ -9,6 +9,7 @@ import pytest
 
 from games.engine import GAMES
 from games.engine.tricks.deal import TrickGame
+from tests.engine_helpers import random_line
 
 TRICK_GAMES = [name for name, game in GAMES.items() if isinstance(game, TrickGame)]
 FEMKORT_TRUMP = {"trump": True}
@@ -26,11 +27,9 @@ def _turns(game, options, seeds=range(40)):
     for seed in seeds:
         rng = random.Random(seed)
         match = game.new_match(players=min(game.seat_counts), options=game.parse_options(options), rng=rng)
-        state = game.start(game.setup(match, rng))
-        while not state.is_over and state.to_act is not None:
-            if state.trick is not None:
+        for state in random_line(game.start(game.setup(match, rng)), rng)[0]:
+            if state.trick is not None and state.to_act is not None:
                 yield state, state.view(state.to_act)
-            state = state.apply(rng.choice(state.legal_actions()), seat=state.to_act)
 
 
 @pytest.mark.parametrize(("name", "options"), [(name, {}) for name in TRICK_GAMES] + [("femkort", FEMKORT_TRUMP)])

@@ -1,10 +1,11 @@
 """The trick games' ``resample``: a world dealt anew where the seat cannot see, that the seat
-cannot tell from the true deal, so computer players of any family can look ahead in any game."""
+cannot tell from the true deal, so computer players of any family can look ahead in any game.
+(That every game's worlds look exactly the same to their seat and offer the same actions:
+tests/engine/test_every_game.py.)"""
 
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 import pytest
 
@@ -12,27 +13,7 @@ from games.bots import LEVELS, decide
 from games.bots.generic import GenericSampler
 from games.engine import GAMES
 from games.engine.tricks.deal import DealState
-
-
-@pytest.mark.parametrize("name", sorted(GAMES))
-def test_a_resampled_world_looks_the_same_to_the_seat_and_offers_the_same_actions(name):
-    game = GAMES[name]
-    checked = 0
-    for players in sorted(game.seat_counts)[:2]:
-        for seed in range(6):
-            options = game.parse_options({"trump": True} if name == "femkort" and seed % 2 else {})
-            match = game.new_match(players=players, options=options, rng=random.Random(seed))
-            state = game.start(game.setup(match, random.Random(seed + 100)))
-            rng = random.Random(seed)
-            while not state.is_over:
-                seat = state.to_act
-                seen = state.view(seat)
-                world = game.resample(seen, rng)
-                assert replace(world.view(seat), detail=None) == replace(seen, detail=None)
-                assert sorted(world.legal_actions()) == sorted(state.legal_actions())
-                state = state.apply(rng.choice(state.legal_actions()))
-                checked += 1
-    assert checked > 50
+from tests.engine_helpers import play_randomly
 
 
 @pytest.mark.parametrize("name", ["nap", "femkort"])
@@ -88,10 +69,7 @@ def test_every_resampled_world_is_a_whole_deal_that_plays_to_its_end(name):
             world = game.resample(state.view(state.to_act), rng)
             if isinstance(state, DealState):  # the trick library's deals
                 assert [len(cards) for cards in world.dealt] == [len(cards) for cards in state.dealt]
-            line = world
-            while not line.is_over:
-                assert line.legal_actions(), "a world stuck before its end"
-                line = line.apply(rng.choice(line.legal_actions()))
+            assert play_randomly(world, rng).is_over  # a world stuck before its end has no legal action
             worlds += 1
             state = state.apply(rng.choice(state.legal_actions()))
     assert worlds > 20

@@ -11,6 +11,7 @@ import pytest
 from games.bots import decide
 from games.bots.deal_analysis import Decision, OpenHand, Search, TooLarge, mark_of, review_deal
 from games.engine import GAMES
+from tests.engine_helpers import random_line
 
 
 def minimax(state, seat: int, side: frozenset[int], known: dict) -> float:
@@ -29,11 +30,7 @@ def late_positions(game, rng: random.Random, count: int):
     while found < count:
         players = min(game.seat_counts)
         match = game.new_match(players=players, options=game.parse_options({}), rng=rng)
-        state = game.start(game.setup(match, rng))
-        line = [state]
-        while not state.is_over:
-            state = state.apply(rng.choice(state.legal_actions()))
-            line.append(state)
+        line, _ = random_line(game.start(game.setup(match, rng)), rng)
         for state in reversed(line[:-1]):
             try:
                 Search(state.to_act, frozenset(), 20_000).value(state)

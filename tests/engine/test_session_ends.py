@@ -15,6 +15,7 @@ import random
 import pytest
 
 from games.engine import GAMES
+from tests.engine_helpers import play_randomly
 
 # The shortest session each game offers (a game with none plays its rules' target, already short).
 SHORTEST = {
@@ -53,10 +54,7 @@ def deals_to_the_end(name: str, players: int, options: dict, seed: int) -> int:
     match = game.new_match(players=players, options=game.parse_options(options), rng=rng)
     deals = 0
     while not match.finished and deals <= MOST_DEALS:
-        state = game.start(game.setup(match, rng))
-        while not state.is_over:
-            state = state.apply(rng.choice(state.legal_actions()))
-        match = match.settle(state)
+        match = match.settle(play_randomly(game.start(game.setup(match, rng)), rng))
         deals += 1
     assert match.winners or not match.finished
     return deals

@@ -9,7 +9,7 @@ from games.engine import FEMKORT, LETZTER_STICH, DealState
 from games.engine.cards import BIT, INDEX, SUITS
 from games.engine.records import record_of, replay
 from games.engine.tricks.masks import NO_TRUMP, legal_mask
-from tests.engine_helpers import play_out
+from tests.engine_helpers import play_out, random_line
 
 femkort_tables = st.fixed_dictionaries(
     {
@@ -45,12 +45,7 @@ def stich(table: dict) -> DealState:
 
 
 def walk(state: DealState, seed: int) -> list[DealState]:
-    rng = random.Random(seed)
-    states = [state]
-    while not state.is_over:
-        state = state.play(rng.choice(state.legal_cards()))
-        states.append(state)
-    return states
+    return random_line(state, random.Random(seed))[0]
 
 
 def trick_leader_and_strength(state: DealState, trick) -> int:

@@ -65,6 +65,7 @@ def resample(view: View, rng: random.Random) -> DealState:
         trick=seen.trick,
         seats=seen.seats,
         poll=seen.poll,
+        votes=len(seen.poll.agreed) + seen.poll.declined if seen.poll else 0,  # asking and each answer: actions
         calls=calls,
         contract=seen.contract,
         upcard=seen.upcard,
