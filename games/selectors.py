@@ -592,9 +592,11 @@ def _turn(snapshot: TableSnapshot, mine: Seat | None) -> _Turn:
     full_names = [seat.name for seat in seats]
     acting = mine is not None and not mine.stand_in  # a computer plays a stood-in seat's cards
     view = state.view(mine.position) if state is not None and mine is not None else None
+    in_play = snapshot.session.status == GameSession.Status.PLAYING
     prompted = view if acting else (state.view(None) if state is not None else None)
-    prompt = say(prompted.prompt, full_names) if prompted is not None and prompted.prompt else ""
-    if view is None or not acting or snapshot.session.status != GameSession.Status.PLAYING:
+    # An abandoned session keeps its last deal's state, but nobody is waited for any more.
+    prompt = say(prompted.prompt, full_names) if in_play and prompted is not None and prompted.prompt else ""
+    if view is None or not acting or not in_play:
         return _Turn(prompt=prompt, hand=_hand(view, {}))
     names = [seat.short_name for seat in seats]
     choices = _choices(view, names)
@@ -674,6 +676,7 @@ def _public(snapshot: TableSnapshot, online: frozenset[int], me: int | None, vie
                 names,
                 options,
                 snapshot.session.host_id,
+                in_play=snapshot.session.status == GameSession.Status.PLAYING,
             )
             for seat in snapshot.seats
         ],
@@ -705,8 +708,11 @@ def _panel(
     names: list[str],
     options: object,
     host_id: int | None = None,
+    *,
+    in_play: bool,
 ) -> SeatPanel:
     shown = view.seats[seat.position] if view and seat.position < len(view.seats) else None
+    to_act = bool(in_play and view and view.to_act == seat.position)  # an abandoned deal waits for nobody
     partners = [names[p] for p in rules.partners(seat.position, len(names), options)[1:]]
     sides = rules.sides(len(names), options)
     team = next(i for i, side in enumerate(sides) if seat.position in side) if partners else None
@@ -720,7 +726,7 @@ def _panel(
         tally=tuple(say_count(count) for count in shown.tally) if shown else (),
         face_up=tuple(card_view(card) for card in shown.face_up) if shown else (),
         is_dealer=bool(view and view.dealer == seat.position),
-        to_act=bool(view and view.to_act == seat.position),
+        to_act=to_act,
         is_me=seat.position == me and view is None,  # only a waiting table's seats depend on who looks
         empty=seat.is_empty,
         connected=connected and not seat.left,  # a page left open is not a player at the table
@@ -728,7 +734,7 @@ def _panel(
         played=tuple(_card(placed, names) for placed in shown.played) if shown else (),
         stand_in=bool(seat.user_id and seat.stand_in),
         left=seat.left,
-        deadline=deadline if view and view.to_act == seat.position else None,
+        deadline=deadline if to_act else None,
         kept_for=seat.invited.name if seat.invited_id and seat.is_empty else "",
         kept_for_me=bool(viewer and seat.invited_id == viewer),
         is_host=bool(seat.user_id and seat.user_id == host_id),

@@ -96,3 +96,19 @@ def test_a_player_who_left_is_not_shown_online_even_with_the_page_open(players):
     assert presence.groups() == ("presence gone", "left the session")
     stayed = next(seat for seat in table.seats if seat.name == players[0].name)
     assert stayed.connected
+
+
+def test_an_abandoned_table_waits_for_nobody(players):
+    """The abandoned deal's state stays on show, but no seat is "to play" and no prompt asks or waits."""
+    session = started_table(players)
+    to_act = deal_state(session.deals.get()).to_act
+    services.session_abandon(session_id=session.pk)
+    for viewer in (players[to_act], players[(to_act + 1) % 3], None):
+        view = table_view(table_snapshot(session.pk), viewer)
+        assert view.prompt == ""
+        assert not any(seat.to_act for seat in view.seats)
+        assert not view.my_turn
+    page = page_of(session, players[to_act])
+    assert "This session was abandoned." in page
+    assert "to play</span>" not in page
+    assert re.search(r'<p id="prompt" class="prompt"\s*hidden>', page)
