@@ -23,13 +23,17 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
+# Two workers (pytest-xdist): the browser tests keep to one of them (one Chromium at a time), the rest
+# of the suite shares both; each worker has its own test database and Redis database.
+XDIST := -n 2 --dist loadgroup
+
 test: lint
 	$(PY) manage.py makemigrations --check --dry-run
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest $(XDIST)
 
 # The browser tests are all marked slow (tests/browser/conftest.py), so -m leaves them out too.
 test-fast: lint
-	$(VENV)/bin/pytest -m "not slow"
+	$(VENV)/bin/pytest -m "not slow" $(XDIST)
 
 bench: $(VENV)/.installed
 	$(PY) -m games.engine bench
