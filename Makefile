@@ -1,11 +1,12 @@
-# `make run` serves the site, `make test` runs the whole suite; both set up .venv first.
+# `make run` serves the site, `make test` runs the whole suite, `make test-fast` the quick part
+# (lint and every test not marked slow: no browser, server or Redis); all set up .venv first.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint bench prepare serve
+.PHONY: run test test-fast lint bench prepare serve
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,9 +23,18 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
+# Two pytest-xdist workers, each with its own test database (and Redis database, tests/conftest.py).
+# Only the quick run uses them: the whole suite in two workers (the browser tests kept to one) took
+# 16 rather than 24 minutes but a browser test timed out once, so `make test` stays in one process.
+XDIST := -n 2 --dist loadgroup
+
 test: lint
 	$(PY) manage.py makemigrations --check --dry-run
 	$(VENV)/bin/pytest
+
+# The browser tests are all marked slow (tests/browser/conftest.py), so -m leaves them out too.
+test-fast: lint
+	$(VENV)/bin/pytest -m "not slow" $(XDIST)
 
 bench: $(VENV)/.installed
 	$(PY) -m games.engine bench

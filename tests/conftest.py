@@ -1,5 +1,6 @@
 import os
 from datetime import UTC, datetime, timedelta
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.utils import timezone
@@ -8,6 +9,27 @@ from hypothesis import HealthCheck, settings
 settings.register_profile("ci", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+def _redis_of_this_worker() -> None:
+    """Under pytest-xdist (``-n``) each worker has a test database of its own, so table ids repeat
+    across workers, and so would their channel groups: worker N uses Redis database base + N, and
+    so do the servers it starts (they take ``REDIS_URL`` from this process's environment)."""
+    from django.conf import settings as django_settings
+
+    from femkort_site.env import redis_host
+
+    worker, url = os.environ.get("PYTEST_XDIST_WORKER", ""), os.environ.get("REDIS_URL", "")
+    if not url or not worker.startswith("gw") or int(worker[2:]) == 0:
+        return
+    parts = urlsplit(url)
+    number = int(parts.path.strip("/") or 0) + int(worker[2:])
+    url = urlunsplit(parts._replace(path=f"/{number}"))
+    os.environ["REDIS_URL"] = django_settings.REDIS_URL = url
+    django_settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"] = [redis_host(url)]
+
+
+_redis_of_this_worker()
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import inspect
 import re
+from functools import cache
 from pathlib import Path
 
 from games.engine import GAMES
@@ -29,12 +30,15 @@ BRAND = re.compile(
 )
 
 
+@cache
 def game_words() -> set[str]:
     return {word.lower() for game in GAMES.values() for word in (game.name, game.title, game.name.replace("-", "_"))}
 
 
-def game_module_names() -> set[str]:
-    """What the game modules define (``FEMKORT``, ``LetzterStichMatch`` ...): using one names the game."""
+@cache
+def game_module_names() -> frozenset[str]:
+    """What the game modules define (``FEMKORT``, ``LetzterStichMatch`` ...): using one names the game.
+    Parsed once: every file checked asks for them."""
     names = set()
     for module in GAME_MODULES:
         for node in ast.parse((ROOT / module).read_text()).body:
@@ -42,12 +46,19 @@ def game_module_names() -> set[str]:
                 names.add(node.name)
             elif isinstance(node, ast.Assign):
                 names |= {target.id for target in node.targets if isinstance(target, ast.Name)}
-    return {name for name in names if not name.startswith("_")}
+    return frozenset(name for name in names if not name.startswith("_"))
+
+
+@cache
+def game_word_pattern() -> re.Pattern[str]:
+    """Any game's word standing alone (one pattern: a search per word per string was most of the time)."""
+    words = sorted(game_words(), key=len, reverse=True)
+    return re.compile(r"(?<![a-z])(?:" + "|".join(re.escape(word) for word in words) + r")(?![a-z])")
 
 
 def mentions(path: Path) -> list[str]:
     """Game names in ``path``'s code: string constants and names, not comments or docstrings."""
-    words, defined = game_words(), game_module_names()
+    pattern, defined = game_word_pattern(), game_module_names()
     tree = ast.parse(path.read_text())
     docstrings = {
         id(node.body[0].value)
@@ -61,7 +72,7 @@ def mentions(path: Path) -> list[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
             text = BRAND.sub("", node.value).lower()
-            if any(re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])", text) for word in words):
+            if pattern.search(text):
                 found.append(f"{node.lineno}: {node.value!r}")
         elif isinstance(node, ast.Name) and node.id in defined:
             found.append(f"{node.lineno}: {node.id}")
