@@ -23,14 +23,13 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-# Two pytest-xdist workers, each with its own test database (and Redis database, tests/conftest.py).
-# Only the quick run uses them: the whole suite in two workers (the browser tests kept to one) took
-# 16 rather than 24 minutes but a browser test timed out once, so `make test` stays in one process.
+# Two pytest-xdist workers, each with its own test database (and Redis database, tests/conftest.py);
+# the browser tests all go to one of them, one Chromium at a time (tests/browser/conftest.py).
 XDIST := -n 2 --dist loadgroup
 
 test: lint
 	$(PY) manage.py makemigrations --check --dry-run
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest $(XDIST)
 
 # The browser tests are all marked slow (tests/browser/conftest.py), so -m leaves them out too.
 test-fast: lint

@@ -16,10 +16,15 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.db import connection
+from playwright.sync_api import expect
 
 from tests.servers import daphne, manage, production_env
 
-from .pages import Player
+from .pages import WAIT_MS, Player
+
+# An expectation waits for its event as long as a page action may (Playwright's default is 5 s):
+# CI runs beside other work, and a slow moment must not read as a missing element.
+expect.set_options(timeout=WAIT_MS)
 
 CHROMIUM = os.environ.get("FEMKORT_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 PHONE = {"width": 360, "height": 740}

@@ -99,7 +99,10 @@ def test_play_now_puts_you_at_a_started_table_in_one_click(people):
 
 def test_the_header_lists_friends_online_and_the_table_they_are_at(people):
     alice, erik = people("alice"), people("erik")
-    table = urlsplit(alice.page.url).path  # Play now's table, where she still is
+    alice.page.goto("/")  # Play now finds the table she sits at (the test before opened it), or opens one
+    alice.page.locator(".play-now form:has(input[name=game][value=femkort]) button").click()
+    alice.page.wait_for_url(re.compile(r"/tables/\d+/$"))
+    table = urlsplit(alice.page.url).path
     erik.page.goto(f"/players/{alice.name}/")
     erik.page.locator("form:has(input[name=following][value='1']) button").click()
     expect(erik.page.locator(".friends-menu summary .wide-only")).to_have_text("1 friend online")  # read aloud
