@@ -29,7 +29,7 @@ XDIST := -n 2 --dist loadgroup
 
 test: lint
 	$(PY) manage.py makemigrations --check --dry-run
-	$(VENV)/bin/pytest $(XDIST)
+	$(VENV)/bin/pytest $(XDIST) --durations=10
 
 # The browser tests are all marked slow (tests/browser/conftest.py), so -m leaves them out too.
 test-fast: lint
