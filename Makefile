@@ -24,8 +24,9 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/ruff format --check .
 
 # Two pytest-xdist workers, each with its own test database (and Redis database, tests/conftest.py);
-# the browser tests all go to one of them, one Chromium at a time (tests/browser/conftest.py).
-XDIST := -n 2 --dist loadgroup
+# a test file runs whole and in order in one worker (a browser module's people and tables are set
+# up once for the module). (--dist loadgroup, tried first, spread a group's tests over both workers.)
+XDIST := -n 2 --dist loadfile
 
 test: lint
 	$(PY) manage.py makemigrations --check --dry-run

@@ -156,12 +156,8 @@ def _count() -> int:
     return _made
 
 
-def pytest_collection_modifyitems(config, items) -> None:
-    """Every browser test drives Chromium against a server of its own: slow. Under pytest-xdist
-    (``--dist loadgroup``) they all run in one worker, one Chromium at a time as without it, while
-    the other workers take the rest of the suite."""
+def pytest_collection_modifyitems(items) -> None:
+    """Every browser test drives Chromium against a server of its own: slow."""
     for item in items:
         if "browser" in item.path.parts:
             item.add_marker(pytest.mark.slow)
-            if config.pluginmanager.hasplugin("xdist"):
-                item.add_marker(pytest.mark.xdist_group("browser"))
