@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 import urllib.request
 from contextlib import ExitStack
 
@@ -109,7 +110,8 @@ def test_a_table_stays_on_one_process_and_moves_when_it_dies(players, tmp_path):
             name: stack.enter_context(server_process(daphne_command(port), env, port, log(stack)))
             for name, port in daphne_ports.items()
         }
-        stack.enter_context(server_process([haproxy, "-db", "-f", str(config)], {}, proxy_port, log(stack)))
+        proxy_log = log(stack)
+        stack.enter_context(server_process([haproxy, "-db", "-f", str(config)], {}, proxy_port, proxy_log))
 
         # Without a table id, requests go round robin; the table's page, poll and socket to one process.
         assert {get(base, "/").headers[PROCESS] for _ in range(2)} == set(processes)
@@ -138,9 +140,26 @@ def test_a_table_stays_on_one_process_and_moves_when_it_dies(players, tmp_path):
         assert list(deal.plays.order_by("pk").values_list("action", flat=True)) == acknowledged
         assert GameSession.objects.get(pk=session.pk).status == GameSession.Status.PLAYING
 
+        # The process back on its port: the health check finds it, and its tables hash to it again.
+        port = daphne_ports[holder]
+        stack.enter_context(server_process(daphne_command(port), env, port, log(stack)))
+        assert "Layer7 check passed" in logged(proxy_log, rf"Server daphne/{holder} is UP.*")
+        assert get(base, f"/tables/{session.pk}/", players[0]).headers[PROCESS] == holder
+
 
 def daphne_command(port: int) -> list[str]:
     return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "femkort_site.asgi:application"]
+
+
+def logged(log, pattern: str, timeout: float = 30) -> str:
+    """The first line of ``log`` that matches ``pattern``, once it has been written."""
+    deadline = time.monotonic() + timeout
+    while True:
+        log.seek(0)
+        if found := re.search(pattern, log.read().decode(errors="replace")):
+            return found.group()
+        assert time.monotonic() < deadline, f"nothing like {pattern!r} in the log"
+        time.sleep(0.1)
 
 
 def log(stack: ExitStack):
