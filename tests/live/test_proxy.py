@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -22,7 +21,6 @@ from games.models import GameSession
 from games.stored import deal_state
 from tests.live_helpers import frame_seq, session_cookie
 from tests.servers import (
-    ROOT,
     free_port,
     manage,
     next_view,
@@ -33,37 +31,20 @@ from tests.servers import (
     table_socket,
 )
 from tests.site_helpers import started_table
+from tools.haproxy import haproxy_binary, local_config
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]  # starts servers and a proxy
 
-TEMPLATE = ROOT / "deploy" / "haproxy.cfg"
 PROCESS = "X-Femkort-Process"
 
 
 def haproxy_or_skip() -> str:
-    """The proxy binary (Debian keeps it in /usr/sbin, off a user's PATH)."""
-    found = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin:/usr/local/sbin")
+    found = haproxy_binary()
     if found:
         return found
     if os.environ.get("CI"):
         pytest.fail("CI must run the proxy test: .ci/run installs haproxy (apt-get install haproxy)")
     pytest.skip("haproxy is not installed (sudo apt install haproxy)")
-
-
-def proxy_config(port: int, servers: dict[str, int]) -> str:
-    """deploy/haproxy.cfg on 127.0.0.1:``port`` without TLS, its servers on the given ports."""
-    lines, named = [], set()
-    for line in TEMPLATE.read_text().splitlines():
-        if line.rstrip().endswith("# tls"):
-            continue
-        line = re.sub(r"^(\s*)bind :80$", rf"\g<1>bind 127.0.0.1:{port}", line)
-        if server := re.match(r"^(\s*server (\w+)) \S+", line):
-            name = server.group(2)
-            line = f"{server.group(1)} 127.0.0.1:{servers[name]}"
-            named.add(name)
-        lines.append(line.replace("femkort.example", "127.0.0.1"))
-    assert named == set(servers), f"the template's servers are {named}"
-    return "\n".join(lines) + "\n"
 
 
 def get(base: str, path: str, user=None):
@@ -102,7 +83,7 @@ def test_a_table_stays_on_one_process_and_moves_when_it_dies(players, tmp_path):
     daphne_ports = {"app1": free_port(), "app2": free_port()}
     proxy_port = free_port()
     config = tmp_path / "haproxy.cfg"
-    config.write_text(proxy_config(proxy_port, daphne_ports))
+    config.write_text(local_config(proxy_port, list(daphne_ports.values())))
     subprocess.run([haproxy, "-c", "-q", "-f", str(config)], check=True, timeout=30)
     base = f"http://127.0.0.1:{proxy_port}"
     with ExitStack() as stack:
