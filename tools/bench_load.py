@@ -15,7 +15,9 @@ dropped and recreated at start, flushed before each case) and Redis (db 11 by de
 flushed before each case). With two processes, players' connections alternate between
 them, so most moves reach some players through Redis (``--split players``, the default), or
 each table's players all go to one process (``--split tables``, as a proxy sticky by table
-would place them). Readiness is a TCP connect plus any HTTP answer to ``/``.
+would place them). Readiness is a TCP connect plus any HTTP answer to ``/``. With ``--proxy``
+every player connects through HAProxy instead (deploy/haproxy.cfg on 127.0.0.1, ``tools.haproxy``),
+which sends each table's sockets to one process by the table's id; its CPU is reported apart.
 
 Every (processes, tables) case runs twice: against the project, then against the stack floor
 (``tools.bench_floor``: a bare Channels consumer on the same daphne, channels-redis, Redis and
@@ -266,6 +268,33 @@ def wait_ready(server: Server, timeout: float = 40) -> None:
             pass
         time.sleep(0.2)
     raise RuntimeError(f"server on port {server.port} did not start; log {server.log}")
+
+
+def start_proxy(servers: Sequence[Server], workdir: Path, label: str, floor: bool) -> Server:
+    """HAProxy as deployed in front of ``servers`` (the floor answers no page: checked by TCP)."""
+    from tools.haproxy import haproxy_binary, local_config
+
+    binary = haproxy_binary()
+    if binary is None:
+        raise SystemExit("--proxy needs haproxy (sudo apt install haproxy)")
+    port = free_port()
+    config = workdir / f"{label}-haproxy.cfg"
+    config.write_text(local_config(port, [server.port for server in servers], page_check=not floor))
+    log = workdir / f"{label}-haproxy.log"
+    with open(log, "w") as err:
+        process = subprocess.Popen([binary, "-db", "-f", str(config)], stdout=subprocess.DEVNULL, stderr=err)
+    proxy = Server(port, process, workdir / f"{label}-haproxy.counts", log)
+    deadline = time.monotonic() + 20
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"haproxy exited:\n{log.read_text()[-3000:]}")
+        with contextlib.suppress(OSError):
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return proxy
+        if time.monotonic() > deadline:
+            stop_servers([proxy])
+            raise RuntimeError(f"haproxy did not start; log {log}")
+        time.sleep(0.1)
 
 
 def stop_servers(servers: Sequence[Server]) -> None:
@@ -603,6 +632,7 @@ class Snapshot:
     postgres: dict[int, float]
     redis: float
     client: float
+    proxy: float
     seqs: list[int]
     rss: list[int]
     load: float
@@ -623,7 +653,9 @@ async def server_counts(servers: Sequence[Server]) -> list[dict[str, int]]:
         await asyncio.sleep(0.005)
 
 
-async def snapshot(servers: Sequence[Server], tables: Sequence[Table], database: str, floor: bool) -> Snapshot:
+async def snapshot(
+    servers: Sequence[Server], tables: Sequence[Table], database: str, floor: bool, proxy: Server | None = None
+) -> Snapshot:
     plays, backends = await asyncio.wait_for(asyncio.to_thread(database_now, database, floor), 10)
     counts = await server_counts(servers)
     return Snapshot(
@@ -634,6 +666,7 @@ async def snapshot(servers: Sequence[Server], tables: Sequence[Table], database:
         postgres={pid: cpu_seconds(pid) for pid in backends},
         redis=sum(cpu_seconds(pid) for pid in processes_named("redis-server")),
         client=cpu_seconds("self"),
+        proxy=cpu_seconds(proxy.process.pid) if proxy else 0.0,
         seqs=[max(table.top_seq, 0) for table in tables],
         rss=[rss_bytes(server.process.pid) for server in servers],
         load=os.getloadavg()[0],
@@ -642,7 +675,12 @@ async def snapshot(servers: Sequence[Server], tables: Sequence[Table], database:
 
 
 async def drive(
-    plans: Sequence[TablePlan], servers: Sequence[Server], args: argparse.Namespace, database: str, floor: bool
+    plans: Sequence[TablePlan],
+    servers: Sequence[Server],
+    args: argparse.Namespace,
+    database: str,
+    floor: bool,
+    proxy: Server | None = None,
 ) -> dict[str, Any]:
     run = Run(think=args.think, timeout=args.timeout, stall=args.stall)
     tables, players = [], []
@@ -650,9 +688,10 @@ async def drive(
         table = Table(plan.session_id)
         for cookie in plan.cookies:
             # "players": connections alternate between processes, most moves reach someone through
-            # Redis; "tables": each table's players on one process, as a proxy sticky by table would.
+            # Redis; "tables": each table's players on one process, as a proxy sticky by table would;
+            # through the proxy, it places them.
             spread = len(tables) if args.split == "tables" else len(players)
-            player = Player(table, servers[spread % len(servers)], cookie)
+            player = Player(table, proxy or servers[spread % len(servers)], cookie)
             table.players.append(player)
             players.append(player)
         tables.append(table)
@@ -678,11 +717,11 @@ async def drive(
         connected = sum(player.open for player in players)
         print(f"  {connected}/{len(players)} connected, all views in {ready:.1f} s; warm-up", file=sys.stderr)
         await asyncio.sleep(args.warmup)
-        before = await snapshot(servers, tables, database, floor)
+        before = await snapshot(servers, tables, database, floor, proxy)
         connected = sum(player.open for player in players)
         run.window = (before.at, before.at + args.seconds)
         await asyncio.sleep(max(0.0, run.window[1] - time.perf_counter()))
-        after = await snapshot(servers, tables, database, floor)
+        after = await snapshot(servers, tables, database, floor, proxy)
         drain_until = time.perf_counter() + args.timeout
         while any(m.in_window for t in tables for m in t.pending.values()) and time.perf_counter() < drain_until:
             await asyncio.sleep(0.1)
@@ -715,7 +754,8 @@ def summarise(run: Run, before: Snapshot, after: Snapshot, connected: int, ready
     postgres = sum(cpu - before.postgres.get(pid, 0.0) for pid, cpu in after.postgres.items())
     redis = after.redis - before.redis
     client = after.client - before.client
-    other = (after.machine - before.machine) - server_cpu - postgres - redis - client
+    proxy = after.proxy - before.proxy
+    other = (after.machine - before.machine) - server_cpu - postgres - redis - client - proxy
     latencies = sorted(run.latencies)
     frozen = sum(end <= start for start, end in zip(before.seqs, after.seqs, strict=True))
     if frozen:
@@ -752,6 +792,7 @@ def summarise(run: Run, before: Snapshot, after: Snapshot, connected: int, ready
         "postgres_cpu_percent": round(100 * postgres / seconds, 1),
         "redis_cpu_percent": round(100 * redis / seconds, 1),
         "client_cpu_percent": round(100 * client / seconds, 1),
+        "proxy_cpu_percent": round(100 * proxy / seconds, 1),
         "other_cpu_percent": round(100 * other / seconds, 1),
         "db": dict(totals) | {"round_trips": round_trips},
         "db_queries_per_card": round(per_card(totals["queries"]), 1) if cards else None,
@@ -793,13 +834,17 @@ def run_case(
     label = f"{stack}-p{processes}-t{count}"
     if floor:
         env = env | {"DJANGO_SETTINGS_MODULE": "tools.bench_floor_settings"}
+    if args.proxy:
+        env = env | {"DJANGO_PROXY_COUNT": "1"}  # as deployed behind it
     servers = start_servers(processes, env, workdir, label, FLOOR_APP if floor else PROJECT_APP)
+    proxy = None
     try:
+        proxy = start_proxy(servers, workdir, label, floor) if args.proxy else None
         database = urlsplit(args.database).path.lstrip("/")
         budget = CONNECT_WITHIN + HANDSHAKE_TIMEOUT + FIRST_VIEW_WITHIN + args.warmup + args.seconds + args.timeout + 60
-        result = asyncio.run(asyncio.wait_for(drive(plans, servers, args, database, floor), budget))
+        result = asyncio.run(asyncio.wait_for(drive(plans, servers, args, database, floor, proxy), budget))
     finally:
-        stop_servers(servers)
+        stop_servers([*servers, *([proxy] if proxy else [])])
     others = redis_users(args.redis)  # ours have stopped: anyone still here shared the channel layer with us
     if others:
         result["errors"]["foreign-redis-clients"] = len(others)
@@ -811,7 +856,7 @@ def run_case(
     return {
         "stack": stack,
         "processes": processes,
-        "split": args.split,
+        "split": "proxy" if args.proxy else args.split,
         "tables": count,
         "load_before_setup": round(load_start[0], 2),
     } | result
@@ -847,6 +892,7 @@ def columns(result: dict[str, Any]) -> list[tuple[str, str]]:
         ("KB/sock", number("rss_kb_per_socket")),
         ("pgCPU%", number("postgres_cpu_percent")),
         ("cliCPU%", number("client_cpu_percent")),
+        ("pxCPU%", number("proxy_cpu_percent")),
         ("othCPU%", number("other_cpu_percent")),
         ("load", f"{load[0]:.1f}-{load[1]:.1f}" if load else "-"),
         ("errors", " ".join(f"{kind}={count}" for kind, count in errors.items()) or "none"),
@@ -922,6 +968,9 @@ def main() -> int:
     )
     parser.add_argument(
         "--split", choices=("players", "tables"), default="players", help="spread over processes by (players)"
+    )
+    parser.add_argument(
+        "--proxy", action="store_true", help="players connect through HAProxy (deploy/haproxy.cfg) instead"
     )
     parser.add_argument("--seconds", type=float, default=30.0, help="measured window (30)")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds after every view arrived (5)")

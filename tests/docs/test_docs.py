@@ -180,3 +180,10 @@ def test_every_variable_the_docs_name_is_read_somewhere():
             for name in VARIABLE.findall(line):
                 named.setdefault(name, f"{path.relative_to(ROOT)}:{number}")
     assert {name: where for name, where in named.items() if name not in real} == {}
+
+
+def test_the_haproxy_config_in_the_docs_is_the_one_the_proxy_test_runs():
+    """docs/deployment.md shows deploy/haproxy.cfg whole (tests/live/test_proxy.py runs the file)."""
+    shown = re.search(r"^```haproxy\n(.*?)^```$", DEPLOYMENT.read_text(), re.S | re.M)
+    assert shown, "docs/deployment.md has no haproxy block"
+    assert shown.group(1) == (ROOT / "deploy" / "haproxy.cfg").read_text()
