@@ -34,7 +34,7 @@ def local_config(port: int, backends: Sequence[int], page_check: bool = True) ->
             if servers == 1:  # the template's servers stand for however many there are
                 lines += [f"{server.group(1)}server app{n} 127.0.0.1:{p}" for n, p in enumerate(backends, 1)]
             continue
-        lines.append(line.replace("femkort.example", "127.0.0.1"))
+        lines.append(re.sub(r"\bhdr Host \S+", "hdr Host 127.0.0.1", line))  # the health check asks as a local client
     if servers == 0 or f"bind 127.0.0.1:{port}" not in "\n".join(lines):
         raise ValueError(f"{TEMPLATE} has no `bind :80` or no `server` line to replace")
     return "\n".join(lines) + "\n"
