@@ -18,6 +18,7 @@ import ctypes
 import multiprocessing
 import os
 import signal
+import subprocess
 import sys
 import threading
 from collections.abc import Iterator
@@ -29,8 +30,10 @@ from typing import Any
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 AUTORELOAD_ENV = "RUN_MAIN"  # django.utils.autoreload.DJANGO_AUTORELOAD_ENV: "true" in the served child
 RELOADER_PID = "FEMKORT_RELOADER_PID"
+PARENT_ENV = "FEMKORT_PARENT_PID"  # set for a command started by ``command_beside``
 _ending_at_exit = False
 _exiting = False
+_commands: list[subprocess.Popen] = []
 
 
 def die_with_parent(parent: int, number: signal.Signals = signal.SIGTERM) -> None:
@@ -61,6 +64,25 @@ def _worker_start(parent: int, nice: int) -> None:
         os.nice(nice)
 
 
+def command_beside(args: list[str]) -> subprocess.Popen:
+    """``manage.py args`` in a process that dies with this one (the command calls
+    ``die_with_parent_named`` first). Start it from a thread that lives as long as this process."""
+    _end_workers_at_exit()
+    manage = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "manage.py")
+    process = subprocess.Popen(
+        [sys.executable, manage, *args],
+        env=os.environ | {PARENT_ENV: str(os.getpid())},
+    )
+    _commands.append(process)
+    return process
+
+
+def die_with_parent_named() -> None:
+    """In a command started by ``command_beside``: end when the process that started it ends."""
+    if parent := os.environ.get(PARENT_ENV):
+        die_with_parent(int(parent))
+
+
 def exiting() -> bool:
     """This process is exiting and has ended its workers: their pools breaking is no error."""
     return _exiting
@@ -72,6 +94,9 @@ def _workers_end() -> None:
     _exiting = True
     for worker in multiprocessing.active_children():
         worker.terminate()
+    for command in _commands:
+        if command.poll() is None:
+            command.terminate()
 
 
 def _end_workers_at_exit() -> None:
@@ -137,3 +162,6 @@ class Stop:
             yield
         finally:
             self._at_once = False
+
+
+STOP = Stop()  # the one a long-running command enters (``with STOP:``); work calls ``STOP.at_once()``

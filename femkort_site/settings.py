@@ -39,6 +39,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "django_tasks",
+    "django_tasks_db",
     "accounts",
     "games",
 ]
@@ -99,9 +101,13 @@ COMPUTER_PAUSE_SECONDS = float(os.environ.get("FEMKORT_COMPUTER_PAUSE", "0.8"))
 # players' decisions (0: decide in a thread), how often to look for overdue computer turns.
 FEMKORT_DB_THREADS = int(os.environ.get("FEMKORT_DB_THREADS", "4"))
 FEMKORT_COMPUTER_WORKERS = int(os.environ.get("FEMKORT_COMPUTER_WORKERS", "1"))
-# Finished deals' reviews are computed in the background, one at a time, in a process of their own
-# at low priority (0: not in this server; run ``manage.py reviews_run`` instead).
-FEMKORT_REVIEW_WORKERS = int(os.environ.get("FEMKORT_REVIEW_WORKERS", "1"))
+# Background work (reviews of finished deals) runs as tasks on Django's Tasks API, queued in the
+# site's database (games/tasks.py). Each server process starts this many task workers beside itself,
+# at low priority, ending with it (0: none; run ``manage.py tasks_worker`` elsewhere). A task running
+# longer than the lease is taken for lost with its worker and run again.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+FEMKORT_TASK_WORKERS = int(os.environ.get("FEMKORT_TASK_WORKERS", "1"))
+FEMKORT_TASK_LEASE_SECONDS = float(os.environ.get("FEMKORT_TASK_LEASE_SECONDS", "600"))
 FEMKORT_SWEEP_SECONDS = float(os.environ.get("FEMKORT_SWEEP_SECONDS", "1"))
 # A person gone this long on their turn (no live connection, no poll) is replaced by a computer;
 # when no person plays their own seat for this long, the session ends as abandoned.

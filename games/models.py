@@ -228,7 +228,7 @@ class SeedDraw(models.Model):
 
 class DealReview(models.Model):
     """A finished deal's review (``games.bots.deal_analysis``), computed once in the background after its
-    session ended: queued, claimed by one process at a time, then stored for good."""
+    session ended: queued with its task (``games.tasks.review_deal``), then stored for good."""
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("queued")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import subprocess
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -22,10 +23,9 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from femkort_site.processes import exiting, worker_pool
+from femkort_site.processes import command_beside, exiting, worker_pool
 from games import services, snapshots
 from games.bots import decide
-from games.bots.deal_analysis import review_record
 from games.engine.game import View
 from games.selectors import computer_view, overdue_tables
 from games.threads import db
@@ -37,8 +37,7 @@ EXPIRE_SECONDS = 60
 _turns: dict[int, tuple[int, asyncio.Task]] = {}
 _sweeper: asyncio.Task | None = None
 _workers: ProcessPoolExecutor | None = None
-_reviewing: asyncio.Task | None = None
-_reviewers: ProcessPoolExecutor | None = None
+_task_workers: list[subprocess.Popen] = []
 
 
 def schedule(session_id: int, seq: int, due: datetime | None) -> None:
@@ -61,8 +60,11 @@ def schedule(session_id: int, seq: int, due: datetime | None) -> None:
 
 
 def ensure_started() -> None:
-    """Start this process's sweep for overdue turns (once per event loop)."""
-    global _sweeper
+    """Start this process's task workers (once) and its sweep for overdue turns (once per event loop)."""
+    global _sweeper, _task_workers
+    if not _task_workers and settings.FEMKORT_TASK_WORKERS > 0:
+        # From the event loop's thread, which lives as long as the server: they die with it.
+        _task_workers = [command_beside(["tasks_worker", "--nice", "10"]) for _ in range(settings.FEMKORT_TASK_WORKERS)]
     if settings.FEMKORT_SWEEP_SECONDS <= 0:
         return
     loop = asyncio.get_running_loop()
@@ -114,7 +116,6 @@ async def _sweep(every: float) -> None:
         except Exception as error:
             log.warning("closing idle waiting tables failed: %r", error)
         await asyncio.sleep(every)
-        _reviews_go_on()
         try:
             for session_id, seq, due in await db(overdue_tables)(timezone.now() - OVERDUE_GRACE):
                 schedule(session_id, seq, due)
@@ -138,45 +139,3 @@ async def choose(kind: str, view: View) -> str:
         log.warning("computer worker process died; starting another")
         _workers = None
         return await loop.run_in_executor(None, decide, kind, view)
-
-
-def _reviews_go_on() -> None:
-    """Start the next queued review if this process is not computing one (one at a time)."""
-    global _reviewing
-    if settings.FEMKORT_REVIEW_WORKERS <= 0:
-        return
-    loop = asyncio.get_running_loop()
-    if _reviewing is None or _reviewing.done() or _reviewing.get_loop() is not loop:
-        _reviewing = loop.create_task(_review_next())
-
-
-async def _review_next() -> None:
-    """Claim a queued review and compute it in a low-priority process of its own, so reviews never
-    slow a table's turns (nor hold up the computers' worker)."""
-    global _reviewers
-    try:
-        job = await db(services.review_claim)()
-    except Exception as error:
-        log.warning("claiming a review failed: %r", error)
-        return
-    if job is None:
-        return
-    if _reviewers is None:
-        _reviewers = worker_pool(1, nice=10)  # yields the processor to the live tables
-    try:
-        decisions, seconds = await asyncio.get_running_loop().run_in_executor(_reviewers, review_record, *job.arguments)
-    except BrokenProcessPool:
-        if exiting():  # the server is going: its claim goes stale and the review is taken up again
-            return
-        log.warning("review worker process died; the review is taken up again later")
-        _reviewers = None
-        await db(services.review_failed)(job)
-        return
-    except Exception:
-        log.exception("review %s failed", job.review_id)
-        await db(services.review_failed)(job)
-        return
-    try:
-        await db(services.review_store)(job, decisions, seconds)
-    except Exception as error:  # the database went away: the claim goes stale and is taken up again
-        log.warning("storing review %s failed: %r", job.review_id, error)

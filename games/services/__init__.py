@@ -7,7 +7,7 @@ from .hosting import host_hand_over, seat_remove, table_lock
 from .invitations import block, follow, invitation_answer, invitations_open, invite
 from .lobby import play_now
 from .play import action_take, computer_turn, computers_play_all
-from .review import ReviewJob, review_claim, review_failed, review_store, reviews_backfill, reviews_queue, reviews_run
+from .review import review_compute, review_failed, reviews_backfill, reviews_queue, reviews_run
 from .seats import computer_add, computer_remove, seat_leave, seat_take
 from .standings import standings_rebuild
 from .tables import (
@@ -24,7 +24,6 @@ __all__ = [
     "ChatTooFast",
     "IllegalCard",
     "NotSeated",
-    "ReviewJob",
     "StaleMove",
     "TableError",
     "action_take",
@@ -45,9 +44,8 @@ __all__ = [
     "invite",
     "play_now",
     "rematch_decline",
-    "review_claim",
+    "review_compute",
     "review_failed",
-    "review_store",
     "reviews_backfill",
     "reviews_queue",
     "reviews_run",

@@ -1,8 +1,6 @@
-"""Reviews of finished deals: queued when a session ends, computed by whichever process claims one
-(the live server's sweep or ``manage.py reviews_run``), stored once.
-
-The queue is the database: a claim is a conditional update, so two processes never compute the
-same review, and a claim left by a process that died goes stale and is taken up again.
+"""Reviews of finished deals: each queued as a task (``games.tasks.review_deal``) in the same
+transaction as the move that finished its session, computed by a task worker (``manage.py
+tasks_worker``), stored once however many times its task runs.
 """
 
 from __future__ import annotations
@@ -13,24 +11,32 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils import timezone
 
-from femkort_site.processes import Stop, Stopped
+from femkort_site.processes import STOP, Stopped
+from games import tasks
 from games.bots.deal_analysis import review_record
 from games.engine import get_game
 from games.models import Deal, DealReview, GameSession, Seat
 
 log = logging.getLogger(__name__)
-CLAIM_STALE = timedelta(minutes=10)  # far longer than any deal's review takes
 ATTEMPTS = 3
+RETRY_AFTER = timedelta(seconds=30)  # then 2 minutes: a database that went away has time to come back
 
 
 def reviews_queue(session: GameSession) -> int:
-    """Queue a review of each of the session's played deals (once; a deal dealt again unplayed has none)."""
+    """Queue a review of each of the session's played deals (once; a deal dealt again unplayed has
+    none), each with its task, in the caller's transaction: no task for a move rolled back."""
     deals = session.deals.filter(finished__isnull=False, review__isnull=True, plays__isnull=False).distinct()
-    made = DealReview.objects.bulk_create([DealReview(deal=deal) for deal in deals], ignore_conflicts=True)
-    return len(made)
+    queued = 0
+    with transaction.atomic():
+        for deal in deals:
+            review, made = DealReview.objects.get_or_create(deal=deal)
+            if made:
+                tasks.review_deal.enqueue(review.pk)
+                queued += 1
+    return queued
 
 
 @dataclass(frozen=True)
@@ -52,22 +58,6 @@ class ReviewJob:
 
     def compute(self) -> tuple[list[dict[str, Any]], float]:
         return review_record(*self.arguments)
-
-
-def review_claim(session_id: int | None = None) -> ReviewJob | None:
-    """Take up the oldest queued review nobody is computing (or whose computer went away), of
-    one session's deals if asked."""
-    now = timezone.now()
-    waiting = DealReview.objects.filter(status=DealReview.Status.QUEUED).filter(
-        Q(claimed__isnull=True) | Q(claimed__lt=now - CLAIM_STALE)
-    )
-    if session_id is not None:
-        waiting = waiting.filter(deal__session_id=session_id)
-    for review in waiting.order_by("queued", "pk").select_related("deal__session")[:5]:
-        taken = DealReview.objects.filter(pk=review.pk, claimed=review.claimed, status=DealReview.Status.QUEUED)
-        if taken.update(claimed=now, attempts=F("attempts") + 1):
-            return _job(review)
-    return None
 
 
 def _job(review: DealReview) -> ReviewJob:
@@ -100,46 +90,55 @@ def review_store(job: ReviewJob, decisions: list[dict[str, Any]], seconds: float
         )
 
 
-def review_failed(job: ReviewJob) -> None:
-    """A review that raised: tried again later, given up after a few attempts (said on its page)."""
-    review = DealReview.objects.get(pk=job.review_id)
+def review_compute(review_id: int) -> str:
+    """Compute and keep one deal's review; what became of it. A review already kept is left as it
+    is, so a task that runs twice (its worker lost, then run again) stores one review. SIGTERM or
+    Ctrl-C in a task worker ends the computing at once, and the attempt does not count."""
+    review = DealReview.objects.select_related("deal__session").get(pk=review_id)
+    if review.status != DealReview.Status.QUEUED:
+        return review.status
+    DealReview.objects.filter(pk=review_id).update(claimed=timezone.now(), attempts=F("attempts") + 1)
+    job = _job(review)
+    try:
+        with STOP.at_once():
+            decisions, seconds = job.compute()
+    except Stopped:
+        DealReview.objects.filter(pk=review_id).update(claimed=None, attempts=F("attempts") - 1)
+        raise
+    review_store(job, decisions, seconds)
+    return DealReview.Status.DONE
+
+
+@transaction.atomic
+def review_failed(review_id: int) -> str:
+    """A review whose computing raised: its task again after a pause (30 s, then 2 min), or given up
+    after ``ATTEMPTS`` (said on its page; the failed tasks and their tracebacks are in the admin)."""
+    review = DealReview.objects.select_for_update().get(pk=review_id)
+    if review.status != DealReview.Status.QUEUED:
+        return review.status
     if review.attempts >= ATTEMPTS:
-        DealReview.objects.filter(pk=review.pk).update(status=DealReview.Status.FAILED, finished=timezone.now())
-    else:
-        DealReview.objects.filter(pk=review.pk).update(claimed=None)
+        review.status, review.finished = DealReview.Status.FAILED, timezone.now()
+        review.save(update_fields=["status", "finished"])
+        return review.status
+    pause = RETRY_AFTER * 4 ** (max(review.attempts, 1) - 1)
+    tasks.review_deal.using(run_after=timezone.now() + pause).enqueue(review.pk)
+    return "retried"
 
 
-def reviews_run(limit: int | None = None, session_id: int | None = None, *, stop: Stop | None = None) -> int:
-    """Compute queued reviews here, one after another (``limit`` at most, of one session's deals if
-    asked); how many were stored. When ``stop`` says so (SIGTERM, Ctrl-C), the run ends at once and
-    the review under way goes back to the queue for whoever comes next."""
-    stop = stop or Stop()
+def reviews_run(session_id: int | None = None) -> int:
+    """Compute the queued reviews (of one session's deals if asked) here and now, beside the task
+    workers (their tasks then find them done); how many were stored."""
+    queued = DealReview.objects.filter(status=DealReview.Status.QUEUED).order_by("queued", "pk")
+    if session_id is not None:
+        queued = queued.filter(deal__session_id=session_id)
     done = 0
-    while (limit is None or done < limit) and not stop.requested:
-        job = review_claim(session_id)
-        if job is None:
-            break
+    for review_id in list(queued.values_list("pk", flat=True)):
         try:
-            with stop.at_once():
-                decisions, seconds = job.compute()
-        except Stopped:
-            review_release(job)
-            break
+            done += review_compute(review_id) == DealReview.Status.DONE
         except Exception:
-            log.exception("review %s failed", job.review_id)
-            review_failed(job)
-            continue
-        review_store(job, decisions, seconds)
-        done += 1
+            log.exception("review %s failed", review_id)
+            review_failed(review_id)
     return done
-
-
-def review_release(job: ReviewJob) -> None:
-    """A review whose computing was stopped: queued again at once (not when its claim goes stale),
-    and the attempt does not count."""
-    DealReview.objects.filter(pk=job.review_id, status=DealReview.Status.QUEUED).update(
-        claimed=None, attempts=F("attempts") - 1
-    )
 
 
 def reviews_backfill() -> int:

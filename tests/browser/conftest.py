@@ -74,7 +74,7 @@ def site(chromium, tmp_path_factory, django_db_blocker) -> Iterator[str]:
         FEMKORT_CHAT_RATE="5/3600",  # the limit holds however slowly the machine types
         # Reviews are computed when a test asks (``reviews_computed``), not beside every test's play:
         # the server's own background reviews are tested in tests/site/test_reviews.py.
-        FEMKORT_REVIEW_WORKERS="0",
+        FEMKORT_TASK_WORKERS="0",
     )
     manage("migrate", "--noinput", env=env)
     manage("collectstatic", "--noinput", env=env)

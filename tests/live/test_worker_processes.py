@@ -1,7 +1,9 @@
-"""Worker processes die with their server: the computers' and the reviews' workers of ``runserver``
-and daphne end when the server is stopped or killed, and ``manage.py reviews_run`` stops at once
-on SIGTERM or Ctrl-C, giving the review it was computing back to the queue. Every review here goes
-on for ever (``tests/endless_reviews``), so a worker is always stopped in the middle of one."""
+"""Worker processes die with their server: the computers' workers and the task workers of
+``runserver`` and daphne end when the server is stopped or killed; ``manage.py tasks_worker`` stops
+at once on SIGTERM or Ctrl-C, giving the task it was running back to the queue; a task whose worker
+was killed is run by another, and its review is kept once. Every review here goes on for ever
+(``tests/endless_reviews``) unless a test says otherwise, so a worker is always stopped in the
+middle of one."""
 
 from __future__ import annotations
 
@@ -18,9 +20,11 @@ from pathlib import Path
 
 import pytest
 from django.db import connection
+from django_tasks import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
 
 from games import services
-from games.models import DealReview
+from games.models import DealReview, Seat
 from games.stored import deal_state
 from tests.servers import ROOT, free_port, server_database_url, server_process
 from tests.site_helpers import play_session, started_table
@@ -41,11 +45,12 @@ def env(tmp_path) -> dict[str, str]:
         "DATABASE_URL": server_database_url(tmp_path),
         "PYTHONPATH": os.pathsep.join(paths),
         "FEMKORT_SWEEP_SECONDS": "0.1",
+        "FEMKORT_TASK_WORKERS": "1",
     }
 
 
 def work_for_both_pools(players) -> None:
-    """Reviews queued (for the reviews' worker) and a table waiting on a computer's card (for the
+    """Reviews queued (for the task worker) and a table waiting on a computer's card (for the
     computers' worker)."""
     play_session(players[:2], computers=1, seed=3, game="nap", options={"rounds": 1})
     assert DealReview.objects.exists()
@@ -83,8 +88,8 @@ def test_the_workers_end_with_their_server(players, env, server, stop):
     port = free_port()
     with tempfile.TemporaryFile() as log, server_process(server_command(server, port), env, port, log) as process:
         urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).read()  # starts the server's sweep
-        wait_for(lambda: len(workers(process.pid)) >= 2, "a worker in each pool")
-        assert DealReview.objects.filter(claimed__isnull=False, status=DealReview.Status.QUEUED).exists()
+        wait_for(lambda: len(workers(process.pid)) >= 2, "a computers' worker and a task worker")
+        wait_for(lambda: running().exists(), "the task worker to take up a review")
         tree = descendants(process.pid) | {process.pid: start_time(process.pid)}
         os.kill(process.pid, stop)  # the server's first process only, as a supervisor or kill(1) does
         process.wait(timeout=WAIT)
@@ -94,34 +99,87 @@ def test_the_workers_end_with_their_server(players, env, server, stop):
 @pytest.mark.slow  # starts a process that computes for ever
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["term", "ctrl-c"])
-def test_reviews_run_stops_at_once_and_gives_the_review_back(players, env, stop):
+def test_a_task_worker_stops_at_once_and_gives_the_task_back(players, env, stop):
     play_session(players[:2], computers=1, seed=3, game="nap", options={"rounds": 1})
     queued = DealReview.objects.count()
+    with worker(env) as (process, log):
+        wait_for(lambda: running().exists() or process.poll() is not None, "a task to be taken up")
+        assert process.poll() is None, "tasks_worker ended on its own"
+        os.kill(process.pid, stop)
+        process.wait(timeout=WAIT)
+    said = log.read()
+    assert not running().exists(), said  # ready again at once, not when its lease is over
+    assert "stopped;" in said, said
+    assert set(DBTaskResult.objects.values_list("status", flat=True)) == {TaskResultStatus.READY}
+    assert all(ids == [] for ids in DBTaskResult.objects.values_list("worker_ids", flat=True))
+    review = DealReview.objects.filter(status=DealReview.Status.QUEUED)
+    assert review.count() == queued
+    assert set(review.values_list("attempts", flat=True)) == {0}  # a stop is not a failed attempt
+    assert not review.filter(claimed__isnull=False).exists()
+
+
+@pytest.mark.slow  # starts workers, one of them killed in the middle of a task
+@pytest.mark.django_db(transaction=True)
+def test_a_task_whose_worker_was_killed_is_finished_by_another_and_kept_once(players, env):
+    session = play_session(players[:2], computers=1, seed=3, game="nap", options={"rounds": 1})
+    with worker(env) as (process, _):  # its review never ends
+        wait_for(lambda: running().exists(), "a task to be taken up")
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=WAIT)
+    lost = running().get()
+    # Another worker, whose reviews end, with a lease so short that the task is lost at once.
+    with worker(env | {"PYTHONPATH": str(ROOT), "FEMKORT_TASK_LEASE_SECONDS": "0"}, "--batch") as (process, log):
+        process.wait(timeout=WAIT * 4)
+    said = log.read()
+    assert process.returncode == 0, said
+    lost.refresh_from_db()
+    assert lost.status == TaskResultStatus.FAILED
+    assert lost.exception_class_path == "games.task_queue.WorkerLost"
+    assert set(DealReview.objects.values_list("status", flat=True)) == {DealReview.Status.DONE}
+    assert DBTaskResult.objects.filter(status=TaskResultStatus.SUCCESSFUL).count() == DealReview.objects.count()
+    for seat in Seat.objects.filter(session=session):  # each review's marks counted once
+        marks = sum(
+            1
+            for review in DealReview.objects.filter(deal__session=session)
+            for decision in review.decisions
+            if decision["mark"] and decision["seat"] == seat.position
+        )
+        assert seat.review_marks == marks
+
+
+@contextlib.contextmanager
+def worker(env: dict[str, str], *args: str):
+    """``manage.py tasks_worker`` in a process group of its own, ended at the end; its output."""
     with tempfile.TemporaryFile() as log:
         process = subprocess.Popen(
-            [sys.executable, "manage.py", "reviews_run"],
+            [sys.executable, "manage.py", "tasks_worker", "--interval", "0.1", *args],
             cwd=ROOT,
             env=os.environ | env,
             stdout=log,
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
+        output = _Output(log)
         try:
-            wait_for(lambda: claimed().exists() or process.poll() is not None, "a review to be claimed")
-            assert process.poll() is None, "reviews_run ended on its own"
-            os.kill(process.pid, stop)
-            process.wait(timeout=WAIT)
+            yield process, output
         finally:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait(timeout=10)
-            log.seek(0)
-            said = log.read().decode(errors="replace")
-    assert not claimed().exists(), said  # taken up again at once, not after the claim goes stale
-    assert "stopped" in said, said
-    review = DealReview.objects.filter(status=DealReview.Status.QUEUED)
-    assert review.count() == queued
-    assert set(review.values_list("attempts", flat=True)) == {0}  # a stop is not a failed attempt
+            output.read()
+
+
+class _Output:
+    """What the worker wrote, readable after its log file is gone."""
+
+    def __init__(self, log) -> None:
+        self.log, self.text = log, ""
+
+    def read(self) -> str:
+        if not self.log.closed:
+            self.log.seek(0)
+            self.text = self.log.read().decode(errors="replace")
+        return self.text
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
@@ -139,8 +197,8 @@ def test_a_worker_whose_parent_died_before_it_could_ask_ends_at_once():
     assert b"went on" not in ended.stdout
 
 
-def claimed():
-    return DealReview.objects.filter(claimed__isnull=False, status=DealReview.Status.QUEUED)
+def running():
+    return DBTaskResult.objects.filter(status=TaskResultStatus.RUNNING)
 
 
 def wait_for(happened: Callable[[], bool], what: str, survivors: Callable[[], object] | None = None) -> None:
@@ -184,8 +242,12 @@ def descendants(pid: int) -> dict[int, int]:
 
 
 def workers(pid: int) -> list[int]:
-    """The worker processes (multiprocessing's, spawned) under ``pid``."""
-    return [child for child in descendants(pid) if b"multiprocessing.spawn" in _cmdline(child)]
+    """The worker processes under ``pid``: the computers' (multiprocessing's, spawned) and the task workers."""
+    return [
+        child
+        for child in descendants(pid)
+        if b"multiprocessing.spawn" in _cmdline(child) or b"tasks_worker" in _cmdline(child)
+    ]
 
 
 def _cmdline(pid: int) -> bytes:

@@ -1,18 +1,15 @@
-"""Reviews on the site: queued when a session ends, computed once by whoever claims them, shown on
-the finished deal's page with a progress note meanwhile, counted in the personal history."""
+"""Reviews on the site: queued when a session ends, computed once, shown on the finished deal's
+page with a progress note meanwhile, counted in the personal history (their tasks:
+tests/site/test_task_queue.py)."""
 
 from __future__ import annotations
-
-import asyncio
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from games import services
-from games.live import drivers
 from games.models import Deal, DealReview, GameSession, Seat
-from games.services import review as review_service
 from tests.site_helpers import play_session, started_table
 
 pytestmark = pytest.mark.django_db
@@ -70,54 +67,3 @@ def test_reviews_are_computed_once_stored_and_shown_with_their_marks(players):
     profile = Client().get(reverse("player", args=[players[0].username])).content.decode()
     marked = Seat.objects.get(session=session, user=players[0]).review_marks
     assert f"{marked} decision" in profile
-
-
-def test_two_claims_never_take_the_same_review_and_a_stale_claim_is_taken_up_again(players, clock):
-    nap_session(players)
-    first = services.review_claim()
-    second = services.review_claim()
-    assert first is not None
-    assert second is None or second.review_id != first.review_id
-    taken = {job.review_id for job in (first, second) if job}
-    while (job := services.review_claim()) is not None:
-        taken.add(job.review_id)
-    assert taken == set(DealReview.objects.values_list("pk", flat=True))
-    assert services.review_claim() is None  # everything is being computed somewhere
-    clock.advance(review_service.CLAIM_STALE.total_seconds() + 1)
-    again = services.review_claim()  # that process died: the work is taken up again
-    assert again is not None
-    assert DealReview.objects.get(pk=again.review_id).attempts == 2
-
-
-def test_a_review_that_keeps_failing_is_given_up_and_says_so(players, monkeypatch):
-    nap_session(players)
-
-    def broken(*arguments):
-        raise RuntimeError("no")
-
-    monkeypatch.setattr(review_service, "review_record", broken)
-    assert services.reviews_run() == 0
-    assert set(DealReview.objects.values_list("status", flat=True)) == {DealReview.Status.FAILED}
-    assert set(DealReview.objects.values_list("attempts", flat=True)) == {review_service.ATTEMPTS}
-    deal_id = DealReview.objects.first().deal_id
-    page = Client().get(reverse("deal_review", args=[deal_id])).content.decode()
-    assert "could not be computed" in page
-
-
-@pytest.mark.django_db(transaction=True)
-def test_the_live_server_computes_a_queued_review_in_its_own_process(players, settings):
-    """One review is enough to cross the process boundary and back (each costs seconds, at a low priority)."""
-    settings.FEMKORT_REVIEW_WORKERS = 1
-    nap_session(players)
-    try:
-        asyncio.run(drivers._review_next())
-        assert drivers._reviewers is not None  # computed in the pool's process, not here
-    finally:
-        if drivers._reviewers is not None:
-            drivers._reviewers.shutdown()
-            drivers._reviewers = None
-    statuses = list(DealReview.objects.order_by("queued", "pk").values_list("status", flat=True))
-    assert statuses[0] == DealReview.Status.DONE
-    assert set(statuses[1:]) == {DealReview.Status.QUEUED}
-    done = DealReview.objects.get(status=DealReview.Status.DONE)
-    assert len(done.decisions) > 0
