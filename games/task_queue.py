@@ -11,11 +11,12 @@ import logging
 import time
 from datetime import timedelta
 
-from django.db import close_old_connections, transaction
+from django.db import OperationalError, close_old_connections, transaction
 from django.utils import timezone
 from django_tasks import TaskResultStatus
 from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
+from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
 from femkort_site.processes import STOP, Stopped
 
@@ -65,11 +66,17 @@ class TaskWorker(Worker):
         tasks = DBTaskResult.objects.ready().filter(backend_name=self.backend_name)
         if not self.process_all_queues:
             tasks = tasks.filter(queue_name__in=self.queue_names)
-        with transaction.atomic():
-            task_result = tasks.get_locked()
-            if task_result is None:
+        try:
+            with exclusive_transaction(tasks.db):  # SQLite (the embedded default): one claim at a time
+                task_result = tasks.get_locked()
+                if task_result is not None:
+                    task_result.claim(self.worker_id)
+        except OperationalError as error:
+            if is_locked_database_exception(error):  # the server is writing: look again soon
                 return False
-            task_result.claim(self.worker_id)
+            raise
+        if task_result is None:
+            return False
         self.run_task(task_result)
         return True
 
