@@ -23,15 +23,13 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-# The quick run in two pytest-xdist workers, each with its own test database (and Redis database,
-# tests/conftest.py), a test file whole and in order in one worker. The whole suite stays in one
-# process: in two workers it took 13 rather than 24 minutes, but once the servers that tests start
-# found their worker's test database empty (docs/deployment.md, "Tests and CI").
+# Both runs in two pytest-xdist workers, each with its own test database (and Redis database,
+# tests/conftest.py), a test file whole and in order in one worker (docs/deployment.md, "Tests and CI").
 XDIST := -n 2 --dist loadfile
 
 test: lint
 	$(PY) manage.py makemigrations --check --dry-run
-	$(VENV)/bin/pytest --durations=10
+	$(VENV)/bin/pytest $(XDIST) --durations=10
 
 # The browser tests are all marked slow (tests/browser/conftest.py), so -m leaves them out too.
 test-fast: lint

@@ -85,11 +85,20 @@ DATABASES = {
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
-CHANNEL_LAYERS = {
+# channels-redis' layer over Redis lists ("core") or over Redis pub/sub ("pubsub"); measured side by
+# side in docs/live.md ("Benchmarks").
+FEMKORT_CHANNEL_LAYER = os.environ.get("FEMKORT_CHANNEL_LAYER", "core")
+REDIS_LAYERS = {
     # A process hears every table on one channel; at the default capacity of 100 bursts dropped messages.
+    "core": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"capacity": 10_000}},
+    "pubsub": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {}},
+}
+if FEMKORT_CHANNEL_LAYER not in REDIS_LAYERS:
+    raise ImproperlyConfigured(f"FEMKORT_CHANNEL_LAYER must be one of {', '.join(REDIS_LAYERS)}")
+CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [redis_host(REDIS_URL)], "capacity": 10_000},
+        "BACKEND": REDIS_LAYERS[FEMKORT_CHANNEL_LAYER]["BACKEND"],
+        "CONFIG": REDIS_LAYERS[FEMKORT_CHANNEL_LAYER]["CONFIG"] | {"hosts": [redis_host(REDIS_URL)]},
     }
     if REDIS_URL
     else {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 10_000}}

@@ -47,8 +47,10 @@ def server_database_url(workdir: Path) -> str:
     the test's rows), else a fresh SQLite file in ``workdir``, migrated.
     """
     if connection.vendor == "postgresql":
+        name = connection.settings_dict["NAME"]
+        assert name.startswith("test_"), f"the test database is not set up: a server would use {name!r}"
         url = urlsplit(os.environ["DATABASE_URL"])
-        return urlunsplit(url._replace(path="/" + connection.settings_dict["NAME"]))
+        return urlunsplit(url._replace(path="/" + name))
     url = f"sqlite:///{workdir}/server.sqlite3"
     manage("migrate", "--noinput", env={"DATABASE_URL": url})
     return url

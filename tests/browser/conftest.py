@@ -58,7 +58,7 @@ def browser(chromium, site):
 
 
 @pytest.fixture(scope="session")
-def site(chromium, tmp_path_factory, django_db_blocker) -> Iterator[str]:
+def site(chromium, tmp_path_factory, django_db_setup, django_db_blocker) -> Iterator[str]:
     """The site as docs/deployment.md runs it, with quick computers and a short
     pause after each trick (long enough to see, short enough for whole sessions), and the chat
     limit's window an hour long, so a slow machine still types six lines inside it."""
@@ -115,10 +115,13 @@ def reviews_computed(site):
 
 
 def own_database(workdir: Path, suffix: str) -> str:
-    """A fresh database for a server: the browser's players and tables are the server's alone."""
+    """A fresh database for a server: the browser's players and tables are the server's alone. Its
+    name is the test database's (``site`` asks for ``django_db_setup``), so that each pytest-xdist
+    worker has its own: named after the real database, two workers would drop each other's."""
     if connection.vendor != "postgresql":
         return f"sqlite:///{workdir}/{suffix}.sqlite3"
     url = urlsplit(os.environ["DATABASE_URL"])
+    assert connection.settings_dict["NAME"].startswith("test_"), "the test database is not set up yet"
     name = f"{connection.settings_dict['NAME']}_{suffix}"
     with connection.cursor() as cursor:
         cursor.execute(f'DROP DATABASE IF EXISTS "{name}"')
