@@ -99,6 +99,16 @@ def clock(monkeypatch):
     return Clock(monkeypatch)
 
 
+@pytest.fixture(autouse=True)
+def language_left_as_found():
+    """A test that activates a language (a request's middleware, a translation test) leaves the
+    default active after it, so the next test in the same worker reads English refusals."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture
 def in_english():
     """Refusals matched in English, whatever language an earlier test left active."""
