@@ -86,7 +86,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 # channels-redis' layer over Redis lists ("core") or over Redis pub/sub ("pubsub"); measured side by
-# side in docs/live.md ("Benchmarks").
+# side in docs/live.md ("Channel layers"): core, the default, connects many sockets far faster.
 FEMKORT_CHANNEL_LAYER = os.environ.get("FEMKORT_CHANNEL_LAYER", "core")
 REDIS_LAYERS = {
     # A process hears every table on one channel; at the default capacity of 100 bursts dropped messages.
