@@ -47,6 +47,10 @@ class TaskWorker(Worker):
     def __init__(self, *, lease: timedelta, **options) -> None:
         super().__init__(**options)
         self.lease = lease
+        # Looking for lost tasks reads the running ones, whose rows have no index of their own:
+        # when idle, at most a few times per lease (and at once when a worker starts).
+        self.lost_every = min(60.0, lease.total_seconds() / 4)
+        self.lost_looked = float("-inf")
 
     def run(self) -> None:
         with STOP:
@@ -56,11 +60,17 @@ class TaskWorker(Worker):
                 if self.max_tasks is not None and self._run_tasks >= self.max_tasks:
                     return
                 if not ran:
-                    if lost_tasks_again(self.lease):
+                    if self.lost_tasks_again():
                         continue
                     if self.batch:
                         return
                     time.sleep(self.interval)
+
+    def lost_tasks_again(self) -> int:
+        if time.monotonic() - self.lost_looked < self.lost_every:
+            return 0
+        self.lost_looked = time.monotonic()
+        return lost_tasks_again(self.lease)
 
     def run_next(self) -> bool:
         tasks = DBTaskResult.objects.ready().filter(backend_name=self.backend_name)

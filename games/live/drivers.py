@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import subprocess
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -37,7 +36,7 @@ EXPIRE_SECONDS = 60
 _turns: dict[int, tuple[int, asyncio.Task]] = {}
 _sweeper: asyncio.Task | None = None
 _workers: ProcessPoolExecutor | None = None
-_task_workers: list[subprocess.Popen] = []
+_task_workers_started = False
 
 
 def schedule(session_id: int, seq: int, due: datetime | None) -> None:
@@ -61,10 +60,12 @@ def schedule(session_id: int, seq: int, due: datetime | None) -> None:
 
 def ensure_started() -> None:
     """Start this process's task workers (once) and its sweep for overdue turns (once per event loop)."""
-    global _sweeper, _task_workers
-    if not _task_workers and settings.FEMKORT_TASK_WORKERS > 0:
+    global _sweeper, _task_workers_started
+    if not _task_workers_started:
+        _task_workers_started = True
         # From the event loop's thread, which lives as long as the server: they die with it.
-        _task_workers = [command_beside(["tasks_worker", "--nice", "10"]) for _ in range(settings.FEMKORT_TASK_WORKERS)]
+        for _ in range(settings.FEMKORT_TASK_WORKERS):
+            command_beside(["tasks_worker", "--nice", "10"])
     if settings.FEMKORT_SWEEP_SECONDS <= 0:
         return
     loop = asyncio.get_running_loop()

@@ -41,7 +41,7 @@ def reviews_queue(session: GameSession) -> int:
 
 @dataclass(frozen=True)
 class ReviewJob:
-    """What computing a review needs, all plain values (it may run in another process)."""
+    """What computing a review needs, read from the database before the long search starts."""
 
     review_id: int
     game: str
@@ -51,13 +51,8 @@ class ReviewJob:
     scores: tuple[int, ...]
     seed: int
 
-    @property
-    def arguments(self) -> tuple:
-        """For ``games.bots.deal_analysis.review_record``, here or in a worker process."""
-        return self.game, self.options, self.setup, self.actions, self.scores, self.seed
-
     def compute(self) -> tuple[list[dict[str, Any]], float]:
-        return review_record(*self.arguments)
+        return review_record(self.game, self.options, self.setup, self.actions, self.scores, self.seed)
 
 
 def _job(review: DealReview) -> ReviewJob:
@@ -126,18 +121,18 @@ def review_failed(review_id: int) -> str:
 
 
 def reviews_run(session_id: int | None = None) -> int:
-    """Compute the queued reviews (of one session's deals if asked) here and now, beside the task
-    workers (their tasks then find them done); how many were stored."""
+    """Compute the queued reviews (of one session's deals if asked) here and now, as their tasks
+    would (a failure is retried by the queue), beside the task workers (their tasks then find them
+    done); how many were stored."""
     queued = DealReview.objects.filter(status=DealReview.Status.QUEUED).order_by("queued", "pk")
     if session_id is not None:
         queued = queued.filter(deal__session_id=session_id)
     done = 0
     for review_id in list(queued.values_list("pk", flat=True)):
         try:
-            done += review_compute(review_id) == DealReview.Status.DONE
+            done += tasks.review_deal.call(review_id) == DealReview.Status.DONE
         except Exception:
             log.exception("review %s failed", review_id)
-            review_failed(review_id)
     return done
 
 
