@@ -19,6 +19,7 @@ from games.notice_html import invitation_notice
 from games.threads import db
 
 from . import sockets
+from .cancelling import honour_cancel
 from .connections import connection_close
 from .logins import SIGNED_OUT, login_holds
 
@@ -53,6 +54,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         """Everything this socket renders is in its own player's language, whatever the others use."""
         with translation.override(self.language):
             await super().dispatch(message)
+        honour_cancel()  # a cancel a handler's Redis call swallowed would leave the socket's loop waiting
 
     async def player_invited(self, event: dict) -> None:
         """A new invitation for this socket's player: a toast with Join / No thanks, and the header's count."""

@@ -29,6 +29,8 @@ from games.engine.game import View
 from games.selectors import computer_view, overdue_tables
 from games.threads import db
 
+from .cancelling import honour_cancel
+
 log = logging.getLogger(__name__)
 OVERDUE_GRACE = timedelta(seconds=2)
 BEAT_SECONDS = 5
@@ -104,6 +106,7 @@ def expire_every() -> float:
 async def _sweep(every: float) -> None:
     beat = expired = 0.0
     while True:
+        honour_cancel()
         try:
             if time.monotonic() - beat >= BEAT_SECONDS:
                 await db(services.clocks_keep)()

@@ -31,6 +31,8 @@ from games.announcements import player_group, send, table_group
 from games.models import PRESENCE_BEAT, PRESENCE_TIMEOUT, Connection, GameSession, SocketOpening
 from games.threads import db
 
+from .cancelling import honour_cancel
+
 log = logging.getLogger(__name__)
 COALESCE_SECONDS = 0.25
 RESYNC_SECONDS = 5
@@ -121,6 +123,7 @@ async def _hand_out(channel: str) -> None:
     try:
         while True:
             message = await layer.receive(channel)
+            honour_cancel()
             to = (
                 _players.get(message.get("player"), ())
                 if "player" in message
@@ -160,6 +163,7 @@ async def _tell(session_id: int) -> None:
 async def _keep() -> None:
     beats = 0
     while _sockets or _players:
+        honour_cancel()
         await asyncio.sleep(RESYNC_SECONDS)
         try:
             tables = list(_sockets)
