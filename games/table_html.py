@@ -151,7 +151,7 @@ def _table_pieces(table: TableView, error: str, request) -> dict[str, str]:
 def _state(table: TableView) -> str:
     """What changes with every move: the sequence number the forms send, and what table.js copies
     onto ``#table`` after a frame of regions. Rendered for every socket at every move, so a format,
-    not a template: a tenth of the cost (the message is trusted, as ``_()`` in the templates)."""
+    not a template: a third of the cost (the message is trusted, as ``_()`` in the templates)."""
     session, seq, turn = table.session, table.session.seq, table.my_turn
     commit = session.next_commitment if table.my_seat is not None else ""
     commit = f' data-next-commit="{escape(commit)}"' if commit else ""
