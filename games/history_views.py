@@ -17,6 +17,7 @@ from .access import deal_visible, may_see, table_visible
 from .engine import get_game
 from .models import Block, Follow, Standing
 from .selectors import game_list, game_or_first, session_result
+from .table_html import areas_html
 from .words import names_said
 
 
@@ -62,7 +63,8 @@ def deal_replay(request: HttpRequest, deal_id: int) -> HttpResponse:
     except ValueError:
         step = 0
     replay = history.replay_at(deal, step)
-    return render(request, "games/replay.html", {"replay": replay, "deal": deal, "fair": history.fair_of(deal)})
+    context = {"replay": replay, "deal": deal, "fair": history.fair_of(deal), "beside_html": areas_html(replay.beside)}
+    return render(request, "games/replay.html", context)
 
 
 @require_safe

@@ -21,7 +21,7 @@ from .engine import find_game
 from .forms import ComputerForm, MoveForm, SeatForm, TableForm
 from .models import GameSession
 from .selectors import game_entry, game_list, game_or_first, lobby_tables, option_texts, table_view_for
-from .table_html import table_html
+from .table_html import message_html, table_html
 
 
 @require_safe
@@ -128,7 +128,8 @@ def _render_table(
         return HttpResponse(html + extra, status=status)
     invite_url = request.build_absolute_uri(table_link(session))
     chat = chat_html(session, request.user, request=request)
-    context = {"table": table, "table_html": html, "invite_url": invite_url, "chat_html": chat}
+    context = {"table": table, "table_html": html, "message_html": message_html(""), "invite_url": invite_url}
+    context["chat_html"] = chat
     return render(request, "games/table.html", context, status=status)
 
 

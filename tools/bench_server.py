@@ -11,8 +11,8 @@ Sets up Django, then counts in this process, across every thread's connection:
   round trip, and psycopg sends a ``BEGIN`` before the first query of each transaction);
 - ``pings``: connection health checks (``SELECT 1`` sent by psycopg directly, bypassing
   the cursor wrapper; ``CONN_HEALTH_CHECKS`` runs one per request or consumer DB call);
-- ``renders``: templates rendered whole (Django's template backend ``render``, as
-  ``render_to_string`` calls it; an ``{% include %}`` inside one is not counted again).
+- ``renders``: templates rendered whole (the ``render`` of Django's template backend and of its
+  Jinja2 backend, the live table's pieces; an include inside one is not counted again).
 
 It writes the totals as JSON to the file named by ``FEMKORT_BENCH_COUNTS`` (replaced
 atomically, with a ``serial`` that goes up each time) once at start and then whenever it
@@ -85,9 +85,10 @@ def install() -> None:
     """Count queries on every new connection, commits, rollbacks and health checks, and renders."""
     from django.db import connections
     from django.db.backends.signals import connection_created
-    from django.template.backends.django import Template
+    from django.template.backends import django, jinja2
 
-    Template.render = _count_render(Template.render)
+    for backend in (django, jinja2):  # the pages' templates and the live table's pieces
+        backend.Template.render = _count_render(backend.Template.render)
     connection_created.connect(_on_connection_created, weak=False)
     backend = type(connections["default"])
     for method, name in (("_commit", "commits"), ("_rollback", "rollbacks"), ("is_usable", "pings")):

@@ -138,7 +138,11 @@ def visible(html: str) -> str:
     attributes = re.findall(r'(?:aria-label|title|placeholder|alt|data-said)="([^"]*)"', html)
     text = re.sub(r"<script.*?</script>|<style.*?</style>", " ", html, flags=re.S)
     text = re.sub(r"<[^>]+>", " ", text)
-    return " ".join([text, *attributes]).replace("&#x27;", "'").replace("&quot;", '"').replace("&amp;", "&")
+    text = " ".join([text, *attributes])
+    # Django escapes ' and " as &#x27; and &quot;, the table's Jinja2 pieces (markupsafe) as &#39; and &#34;.
+    for entity, character in (("&#x27;", "'"), ("&#39;", "'"), ("&quot;", '"'), ("&#34;", '"'), ("&amp;", "&")):
+        text = text.replace(entity, character)
+    return text
 
 
 @pytest.fixture
