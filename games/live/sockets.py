@@ -31,7 +31,7 @@ from games.announcements import player_group, send, table_group
 from games.models import PRESENCE_BEAT, PRESENCE_TIMEOUT, Connection, GameSession, SocketOpening
 from games.threads import db
 
-from .cancelling import honour_cancel
+from .cancelling import honour_cancel, until_cancelled
 
 log = logging.getLogger(__name__)
 COALESCE_SECONDS = 0.25
@@ -122,7 +122,7 @@ async def _hand_out(channel: str) -> None:
     layer = get_channel_layer()
     try:
         while True:
-            message = await layer.receive(channel)
+            message = await until_cancelled(layer.receive(channel))
             honour_cancel()
             to = (
                 _players.get(message.get("player"), ())
