@@ -9,12 +9,13 @@ changes tell its open sockets to check at once (a group per player, ``broadcast.
 
 from __future__ import annotations
 
+from functools import cache
 from importlib import import_module
 
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model, user_logged_out
 from django.contrib.sessions.models import Session
-from django.db.models import Subquery
+from django.db import connections
 from django.db.models.signals import post_save, pre_save
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
@@ -34,14 +35,12 @@ def login_holds(session_key: str | None, user_id: int) -> bool:
     users = get_user_model()._default_manager
     store = import_module(settings.SESSION_ENGINE).SessionStore
     if settings.SESSION_ENGINE == DATABASE_SESSIONS:
-        password = users.filter(pk=user_id, is_active=True).values("password")[:1]
-        row = (
-            Session.objects.filter(session_key=session_key, expire_date__gt=timezone.now())
-            .annotate(password=Subquery(password))
-            .values_list("session_data", "password")
-            .first()
-        )
-        if row is None or row[1] is None:
+        connection = connections[Session.objects.db]
+        now = connection.ops.adapt_datetimefield_value(timezone.now())
+        with connection.cursor() as cursor:
+            cursor.execute(_session_and_password_sql(), [user_id, session_key, now])
+            row = cursor.fetchone()
+        if row is None:
             return False
         data, user = store().decode(row[0]), get_user_model()(pk=user_id, password=row[1])
     else:
@@ -54,6 +53,22 @@ def login_holds(session_key: str | None, user_id: int) -> bool:
     stored = data.get(HASH_SESSION_KEY) or ""
     hashes = [user.get_session_auth_hash(), *user.get_session_auth_fallback_hash()]
     return any(constant_time_compare(stored, expected) for expected in hashes)
+
+
+@cache
+def _session_and_password_sql() -> str:
+    """The session's data and its account's password hash if the session is live and the account
+    active: one statement written once (building it with the ORM was 7% of a busy server's CPU).
+    Parameters: the user's id, the session key, now."""
+    quote = connections[Session.objects.db].ops.quote_name
+    user_model = get_user_model()
+    users, sessions = quote(user_model._meta.db_table), quote(Session._meta.db_table)
+    pk = quote(user_model._meta.pk.column)
+    return (
+        f"SELECT s.{quote('session_data')}, u.{quote('password')} FROM {sessions} s"
+        f" JOIN {users} u ON u.{pk} = %s AND u.{quote('is_active')}"
+        f" WHERE s.{quote('session_key')} = %s AND s.{quote('expire_date')} > %s"
+    )
 
 
 def _logged_out(sender, request, user, **kwargs) -> None:
