@@ -98,7 +98,7 @@ async def connect(session_id: int, user=None, origin: bytes = b"http://localhost
     if user is not None:
         headers.append((b"cookie", await database_sync_to_async(session_cookie)(user)))
     communicator = TablePage(application, f"/ws/tables/{session_id}/", headers=headers)
-    connected, _ = await communicator.connect()
+    connected, _ = await communicator.connect(timeout=30)
     assert connected
     return communicator
 

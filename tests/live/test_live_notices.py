@@ -31,7 +31,7 @@ def notices_headers(client: Client | None) -> list[tuple[bytes, bytes]]:
 
 async def refused_code(communicator: WebsocketCommunicator) -> int:
     """The code a refused notices socket is closed with, once accepted (so the browser does not retry)."""
-    connected, _ = await communicator.connect()
+    connected, _ = await communicator.connect(timeout=30)
     assert connected
     output = await communicator.receive_output(timeout=30)
     assert output["type"] == "websocket.close"
@@ -40,7 +40,7 @@ async def refused_code(communicator: WebsocketCommunicator) -> int:
 
 async def notices_of(client: Client) -> WebsocketCommunicator:
     communicator = WebsocketCommunicator(application, "/ws/notices/", headers=notices_headers(client))
-    connected, _ = await communicator.connect()
+    connected, _ = await communicator.connect(timeout=30)
     assert connected
     return communicator
 

@@ -129,7 +129,7 @@ async def test_anonymous_sockets_are_limited_per_table_and_address(players, sett
         headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")],
     )
     from_elsewhere.scope["client"] = ("10.1.2.3", 5000)
-    assert (await from_elsewhere.connect())[0]
+    assert (await from_elsewhere.connect(timeout=30))[0]
     await frames_until(from_elsewhere, session.seq)
     for socket in [*watchers, from_elsewhere]:
         await socket.disconnect()
@@ -153,7 +153,7 @@ async def test_websocket_origin_must_be_this_site_with_scheme_and_port(players, 
     communicator = WebsocketCommunicator(
         application, f"/ws/tables/{session.pk}/", headers=[(b"origin", origin), (b"host", host)]
     )
-    connected, _ = await communicator.connect()
+    connected, _ = await communicator.connect(timeout=30)
     assert connected is allowed
     if connected:
         await communicator.disconnect()
@@ -165,7 +165,7 @@ async def test_behind_a_tls_proxy_the_origin_is_https(players, settings):
     for proto, origin, allowed in [(b"https", b"https://localhost", True), (b"http", b"https://localhost", False)]:
         headers = [(b"origin", origin), (b"host", b"localhost"), (b"x-forwarded-proto", proto)]
         communicator = WebsocketCommunicator(application, f"/ws/tables/{session.pk}/", headers=headers)
-        connected, _ = await communicator.connect()
+        connected, _ = await communicator.connect(timeout=30)
         assert connected is allowed
         if connected:
             await communicator.disconnect()
@@ -176,7 +176,7 @@ async def test_trusted_origins_are_allowed(players, settings):
     session = await start_table(players)
     headers = [(b"origin", b"https://femkort.example"), (b"host", b"localhost")]
     communicator = WebsocketCommunicator(application, f"/ws/tables/{session.pk}/", headers=headers)
-    assert (await communicator.connect())[0]
+    assert (await communicator.connect(timeout=30))[0]
     await communicator.disconnect()
 
 

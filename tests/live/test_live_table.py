@@ -265,7 +265,7 @@ async def test_cross_origin_handshake_is_rejected(players):
     communicator = WebsocketCommunicator(
         application, f"/ws/tables/{session.pk}/", headers=[(b"origin", b"http://evil.example")]
     )
-    connected, _ = await communicator.connect()
+    connected, _ = await communicator.connect(timeout=30)
     assert not connected
 
 
@@ -273,7 +273,7 @@ async def test_unknown_table_is_refused(players):
     communicator = WebsocketCommunicator(
         application, "/ws/tables/999999/", headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")]
     )
-    connected, code = await communicator.connect()
+    connected, code = await communicator.connect(timeout=30)
     assert not connected
     assert code == 4404
 

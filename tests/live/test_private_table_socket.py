@@ -32,7 +32,7 @@ async def opened(session_id: int, cookie: bytes | None) -> tuple[bool, int | Non
     if cookie:
         headers.append((b"cookie", cookie))
     communicator = WebsocketCommunicator(application, f"/ws/tables/{session_id}/", headers=headers)
-    connected, code = await communicator.connect()
+    connected, code = await communicator.connect(timeout=30)
     if connected:
         await communicator.disconnect()
     return connected, code

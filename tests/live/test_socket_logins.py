@@ -31,7 +31,7 @@ async def socket_of(client: Client, session_id: int) -> WebsocketCommunicator:
     cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
     headers = [(b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie)]
     communicator = WebsocketCommunicator(application, f"/ws/tables/{session_id}/", headers=headers)
-    connected, _ = await communicator.connect()
+    connected, _ = await communicator.connect(timeout=30)
     assert connected
     return communicator
 
