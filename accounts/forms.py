@@ -1,3 +1,5 @@
+import zoneinfo
+
 from django import forms
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
@@ -5,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from . import names
 from .models import User
 
-EMAIL_HELP = _("Used only to reset your password; nobody else sees it.")
+EMAIL_HELP = _("To reset your password and, if you want them, to hear of your turn-based tables; nobody else sees it.")
 
 
 class PlayerFieldsMixin:
@@ -51,6 +53,30 @@ class ProfileForm(PlayerFieldsMixin, forms.ModelForm):
         model = User
         fields = ("display_name", "email", "language", "turn_sound")
         help_texts = {"email": EMAIL_HELP}
+
+
+def time_zone_choices() -> list[tuple[str, str]]:
+    return [("", _("UTC"))] + [(zone, zone.replace("_", " ")) for zone in sorted(zoneinfo.available_timezones())]
+
+
+class NotificationsForm(forms.ModelForm):
+    """How a player hears that a turn-based table waits on them, and in which time zone they read deadlines."""
+
+    time_zone = forms.ChoiceField(label=_("Time zone"), choices=time_zone_choices, required=False)
+
+    class Meta:
+        model = User
+        fields = ("time_zone", "turn_push", "turn_email", "quiet_from", "quiet_until")
+        widgets = {
+            "quiet_from": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+            "quiet_until": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        }
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if (data.get("quiet_from") is None) != (data.get("quiet_until") is None):
+            raise forms.ValidationError(_("Give both ends of your quiet hours, or neither."), code="quiet_half")
+        return data
 
 
 class AdminPlayerChangeForm(PlayerFieldsMixin, UserChangeForm):

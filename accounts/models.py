@@ -1,3 +1,5 @@
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
@@ -25,6 +27,30 @@ class User(AbstractUser):
         blank=True,
         help_text=_("Pages and table messages in this language, on every device; empty: the browser's."),
     )
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        blank=True,
+        help_text=_("Deadlines and quiet hours are shown in this time zone; empty: UTC."),
+    )
+    turn_push = models.BooleanField(
+        _("your turn by push"),
+        default=True,
+        help_text=_("At a turn-based table, a notification on each browser where you allowed them."),
+    )
+    turn_email = models.BooleanField(
+        _("your turn by e-mail"),
+        default=True,
+        help_text=_("At a turn-based table, one e-mail at most now and then, listing every table waiting on you."),
+    )
+    quiet_from = models.TimeField(_("quiet from"), null=True, blank=True)
+    quiet_until = models.TimeField(
+        _("quiet until"), null=True, blank=True, help_text=_("No notifications between these times (your time zone).")
+    )
+    digest_due = models.DateTimeField(
+        null=True, blank=True, editable=False, help_text=_("When the e-mail digest now queued will be sent.")
+    )
+    digest_sent = models.DateTimeField(null=True, blank=True, editable=False)
 
     # What the names look like (accounts.names.skeleton), kept by save(): lookalikes are found with one query.
     username_skeleton = models.TextField(blank=True, editable=False)
@@ -69,6 +95,14 @@ class User(AbstractUser):
     @property
     def name(self) -> str:
         return self.display_name or self.username
+
+    @property
+    def zone(self) -> ZoneInfo:
+        """The player's time zone (UTC when unset or no longer known)."""
+        try:
+            return ZoneInfo(self.time_zone or "UTC")
+        except (ZoneInfoNotFoundError, ValueError):
+            return ZoneInfo("UTC")
 
 
 class Throttle(models.Model):

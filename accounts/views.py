@@ -9,13 +9,16 @@ from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
 from django.contrib.auth.views import PasswordResetView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
+from games.webpush import application_server_key
+
 from . import services
-from .forms import ProfileForm, SignupForm
+from .forms import NotificationsForm, ProfileForm, SignupForm
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -50,12 +53,19 @@ class PasswordReset(PasswordResetView):
 
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
-    form = ProfileForm(request.POST or None, instance=request.user)
-    if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, _("Your profile was saved."))
-        return redirect("profile")
-    return render(request, "accounts/profile.html", {"form": form})
+    """Settings: the profile, and (posted apart, as ``part=notifications``) how turns are told."""
+    part = request.POST.get("part") if request.method == "POST" else None
+    form = ProfileForm(request.POST if part is None else None, instance=request.user)
+    notifications = NotificationsForm(request.POST if part == "notifications" else None, instance=request.user)
+    saved = form if part is None else notifications
+    if request.method == "POST" and saved.is_valid():
+        saved.save()
+        messages.success(
+            request, _("Your profile was saved.") if part is None else _("Your notification settings were saved.")
+        )
+        return redirect(reverse("profile") + ("#notifications" if part else ""))
+    context = {"form": form, "notifications": notifications, "vapid_key": application_server_key()}
+    return render(request, "accounts/profile.html", context)
 
 
 def locked_out(request: HttpRequest, *args: object) -> HttpResponse:

@@ -130,6 +130,27 @@ FEMKORT_SWEEP_SECONDS = float(os.environ.get("FEMKORT_SWEEP_SECONDS", "1"))
 # when no person plays their own seat for this long, the session ends as abandoned.
 FEMKORT_AWAY_SECONDS = float(os.environ.get("FEMKORT_AWAY_SECONDS", "60"))
 FEMKORT_ABANDON_SECONDS = float(os.environ.get("FEMKORT_ABANDON_SECONDS", "60"))
+# Turn-based tables: a computer moves for a person whose deadline passed; after this many missed in a
+# row it keeps the seat until they take it back. FEMKORT_PACE_FACTOR scales every pace (tests, trials).
+FEMKORT_MISSED_DEADLINES = int(os.environ.get("FEMKORT_MISSED_DEADLINES", "3"))
+FEMKORT_PACE_FACTOR = float(os.environ.get("FEMKORT_PACE_FACTOR", "1"))
+# "Your turn" by e-mail: a digest of every table waiting on the player, sent this long after a turn
+# began (they may come by first), and at most once in each period.
+FEMKORT_TURN_EMAIL_DELAY_SECONDS = float(os.environ.get("FEMKORT_TURN_EMAIL_DELAY_SECONDS", str(15 * 60)))
+FEMKORT_TURN_EMAIL_EVERY_SECONDS = float(os.environ.get("FEMKORT_TURN_EMAIL_EVERY_SECONDS", str(4 * 3600)))
+# "Your turn" by Web Push (games/webpush.py): the VAPID key (base64url, raw or DER; empty: derived from
+# the secret key) and the contact the push services see (empty: mailto: DJANGO_DEFAULT_FROM_EMAIL).
+# Where the site is, for links in e-mails and notifications sent with no request to answer.
+FEMKORT_SITE_URL = os.environ.get(
+    "FEMKORT_SITE_URL", CSRF_TRUSTED_ORIGINS[0] if CSRF_TRUSTED_ORIGINS else "http://127.0.0.1:8000"
+).rstrip("/")
+# The push services browsers subscribe with (hosts and their subdomains); the server posts only there.
+FEMKORT_PUSH_SERVICES = words(
+    "FEMKORT_PUSH_SERVICES",
+    "fcm.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com",
+)
+FEMKORT_VAPID_PRIVATE_KEY = os.environ.get("FEMKORT_VAPID_PRIVATE_KEY", "")
+FEMKORT_VAPID_SUBJECT = os.environ.get("FEMKORT_VAPID_SUBJECT", "")
 # Play again: seats kept for the previous session's players this long, then open to anyone.
 FEMKORT_REMATCH_HOLD_SECONDS = float(os.environ.get("FEMKORT_REMATCH_HOLD_SECONDS", "120"))
 # Redeal by agreement: a computer waits this long before a deal's first card, so people can ask.

@@ -51,6 +51,16 @@ def announce(session_id: int, seq: int) -> None:
     transaction.on_commit(lambda: send_sync(session_id, {"type": "table.changed", "session": session_id, "seq": seq}))
 
 
+def turns_changed(user_ids: list[int]) -> None:
+    """Once the transaction commits, have these players' open pages count again the tables waiting on them."""
+
+    def tell() -> None:
+        for user_id in user_ids:
+            _group_send_sync(player_group(user_id), {"type": "player.turns", "player": user_id})
+
+    transaction.on_commit(tell)
+
+
 def invited(user_id: int, invitation_id: int) -> None:
     """Once the transaction commits, tell ``user_id``'s open pages of a new invitation (each reads it,
     in its own language; the message names nothing but the invitation's number)."""

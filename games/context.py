@@ -1,5 +1,5 @@
-"""What every page's header shows: the invitations waiting for the viewer's answer, and which of
-the players they follow are online (and at which table).
+"""What every page's header shows: the invitations waiting for the viewer's answer, the turn-based
+tables waiting on their move, and which of the players they follow are online (and at which table).
 
 Both are callables, which templates call when they use them: a table's fragments and polls
 never do, and a page reads each once.
@@ -11,6 +11,7 @@ from functools import cache
 
 from django.http import HttpRequest
 
+from .my_tables import waiting_count
 from .selectors import friends_online
 from .services import invitations_open
 
@@ -22,4 +23,5 @@ def invitations(request: HttpRequest) -> dict:
     return {
         "invitations_waiting": cache(lambda: invitations_open(user).count()),
         "friends_online": cache(lambda: friends_online(user)),
+        "tables_waiting": cache(lambda: waiting_count(user.pk)),
     }

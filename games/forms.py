@@ -26,6 +26,26 @@ class TableForm(forms.Form):
         help_text=_("When it runs out, a computer plays for that player until they take their seat back."),
     )
 
+    pace_seconds = forms.TypedChoiceField(
+        label=_("Pace"),
+        choices=[
+            (0, _("Live: everyone plays at once")),
+            (3600, _("Turn-based: 1 hour per move")),
+            (8 * 3600, _("Turn-based: 8 hours per move")),
+            (24 * 3600, _("Turn-based: 1 day per move")),
+            (3 * 24 * 3600, _("Turn-based: 3 days per move")),
+        ],
+        coerce=int,
+        initial=0,
+        required=False,
+        empty_value=0,
+        help_text=_(
+            "Turn-based: each plays when they like and is told when it is their turn; when a deadline "
+            "passes, a computer makes that move (missing several in a row, it keeps the seat until its player "
+            "takes it back). The turn clock then does not apply."
+        ),
+    )
+
     unlisted = forms.BooleanField(
         label=_("Private table"),
         required=False,
@@ -55,6 +75,7 @@ class TableForm(forms.Form):
         fields = {"game": self.fields.pop("game"), "seats": seats}
         fields |= {option.name: _field(option) for option in rules.options_schema}
         fields["turn_seconds"] = self.fields.pop("turn_seconds")
+        fields["pace_seconds"] = self.fields.pop("pace_seconds")
         fields["unlisted"] = self.fields.pop("unlisted")
         self.fields = fields
 

@@ -14,6 +14,14 @@ from games.engine import GAMES
 
 LEVEL_NAMES = {"easy": _("easy"), "medium": _("medium"), "strong": _("strong")}
 TURN_CLOCKS = [(0, _("no clock")), (15, _("15 s")), (30, _("30 s")), (60, _("60 s"))]
+# A turn-based table's time per move (seconds); 0 is a live table, played by everyone at once.
+PACES = [
+    (0, _("live")),
+    (3600, _("1 hour per move")),
+    (8 * 3600, _("8 hours per move")),
+    (24 * 3600, _("1 day per move")),
+    (3 * 24 * 3600, _("3 days per move")),
+]
 COMPUTER_NAMES = ("Astrid", "Birger", "Cleo", "Dag", "Elsa", "Frej", "Greta", "Hugo", "Ingrid", "Jens")
 
 
@@ -65,6 +73,11 @@ class GameSession(models.Model):
     turn_seconds = models.PositiveSmallIntegerField(
         default=0, choices=TURN_CLOCKS, help_text=_("Seconds a person has for each action; 0 for no clock.")
     )
+    pace_seconds = models.PositiveIntegerField(
+        default=0,
+        choices=PACES,
+        help_text=_("Turn-based: the time each person has for a move; 0 for a live table (its turn clock)."),
+    )
     to_act = models.PositiveSmallIntegerField(null=True, blank=True, help_text=_("The seat whose turn it is."))
     turn_since = models.DateTimeField(null=True, blank=True, help_text=_("When that turn began."))
     deadline = models.DateTimeField(null=True, blank=True, help_text=_("When a person's turn clock runs out."))
@@ -103,6 +116,10 @@ class GameSession(models.Model):
         game = GAMES.get(self.game)
         return f"{_(game.title) if game else self.game} #{self.pk}"
 
+    @property
+    def turn_based(self) -> bool:
+        return self.pace_seconds > 0
+
 
 class Seat(models.Model):
     class Kind(models.TextChoices):
@@ -122,6 +139,9 @@ class Seat(models.Model):
         max_length=10, blank=True, help_text=_("Level of the computer playing for this seat's person, if one does.")
     )
     left = models.BooleanField(default=False, help_text=_("The person left the running session for good."))
+    missed = models.PositiveSmallIntegerField(
+        default=0, help_text=_("Turn-based: deadlines this seat's person missed in a row (a computer moved for them).")
+    )
     won = models.BooleanField(
         default=False, help_text=_("This seat won the session (alone, or with its partner in a partnership game).")
     )
@@ -509,3 +529,39 @@ class Follow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} follows {self.followed}"
+
+
+class PushSubscription(models.Model):
+    """One browser's Web Push subscription (its push service's endpoint and the keys to encrypt for it):
+    "your turn" reaches that browser even when no page of the site is open."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions")
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200, help_text=_("The browser's public key (base64url)."))
+    auth = models.CharField(max_length=50, help_text=_("The browser's authentication secret (base64url)."))
+    browser = models.CharField(max_length=200, blank=True, help_text=_("The browser as it named itself."))
+    created = models.DateTimeField(auto_now_add=True)
+    last_sent = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.browser or self.endpoint[:40]}"
+
+
+class TurnNotice(models.Model):
+    """A person's turn began at a turn-based table (the table at ``seq``): told at most once by push
+    and listed at most once in an e-mail digest, however often its task runs."""
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="turn_notices")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="turn_notices")
+    seq = models.PositiveIntegerField(help_text=_("The table's change at which the turn began."))
+    created = models.DateTimeField(auto_now_add=True)
+    pushed = models.PositiveSmallIntegerField(default=0, help_text=_("Browsers the push service accepted it for."))
+    skipped = models.CharField(max_length=20, blank=True, help_text=_("Why nothing was sent, if nothing was."))
+    mailed = models.DateTimeField(null=True, blank=True, help_text=_("When an e-mail digest listed it."))
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["session", "user", "seq"], name="turn_notice_once")]
+        indexes = [models.Index(fields=["user", "mailed"], name="turn_notices_unmailed")]
+
+    def __str__(self) -> str:
+        return f"{self.user}'s turn at {self.session} ({self.seq})"

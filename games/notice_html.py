@@ -7,6 +7,7 @@ from django.template.loader import render_to_string
 
 from accounts.models import User
 
+from .my_tables import waiting_count
 from .services import invitations_open
 
 
@@ -19,3 +20,8 @@ def invitation_notice(user: User, invitation_id: int) -> str:
         return ""
     context = {"invitation": invitation, "invitations_waiting": waiting.count()}
     return render_to_string("games/_invitation_notice.html", context)
+
+
+def my_tables_link(user_id: int) -> str:
+    """The header's link to My tables with its count of turn-based tables waiting on the player, to swap in."""
+    return render_to_string("games/_my_tables_link.html", {"tables_waiting": waiting_count(user_id), "oob": True})

@@ -109,6 +109,9 @@ class LobbyList:
     page: Page
 
 
+TURN_BASED_WAITING = timedelta(days=7)
+
+
 def idle_waiting(before: datetime) -> QuerySet[GameSession]:
     """Waiting tables with no change since ``before`` and none of their people around since then
     (no page or poll, no live socket): they close on their own, and the lobby no longer lists them."""
@@ -116,6 +119,8 @@ def idle_waiting(before: datetime) -> QuerySet[GameSession]:
     seen = Seat.objects.filter(session=OuterRef("pk"), user__isnull=False, seen__gte=before)
     connected = Connection.objects.filter(Exists(seated_here), session=OuterRef("pk"), seen__gte=before)
     waiting = GameSession.objects.filter(status=GameSession.Status.WAITING, active__lt=before)
+    # A turn-based table's players come by over days, not minutes: it waits a week for them.
+    waiting = waiting.exclude(pace_seconds__gt=0, active__gte=before - TURN_BASED_WAITING)
     return waiting.exclude(Exists(seen)).exclude(Exists(connected))
 
 

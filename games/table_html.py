@@ -225,7 +225,7 @@ def _seat_rows(table: TableView) -> list[str]:
 def _head(table: TableView) -> str:
     """The header: what the table is, the deal, the options, trump and the bidding; it changes seldom."""
     session = table.session
-    key = (session.pk, session.status, session.turn_seconds, table.deal_number, table.header)
+    key = (session.pk, session.status, session.turn_seconds, session.pace_seconds, table.deal_number, table.header)
     key += (table.finished_summary, table.last_deal)
     return mark_safe(_shared(("head", get_language(), *key), "games/regions/_head.html", {"table": table}))
 

@@ -20,3 +20,15 @@ def review_deal(review_id: int) -> str:
     except Exception:
         services.review_failed(review_id)
         raise  # this attempt shows as failed, with its traceback, among the admin's task results
+
+
+@task()
+def turn_notify(session_id: int, user_id: int, seq: int) -> str:
+    """Tell a person their turn began at a turn-based table (push now, an e-mail digest queued)."""
+    return services.turn_notify(session_id=session_id, user_id=user_id, seq=seq)
+
+
+@task()
+def turn_digest(user_id: int) -> str:
+    """Send a person the e-mail listing every turn-based table waiting on them."""
+    return services.digest_send(user_id=user_id)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import chat_views, history_views, invitation_views, views
+from . import chat_views, history_views, invitation_views, turn_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -8,6 +8,10 @@ urlpatterns = [
     path("play-now/", views.play_now, name="play_now"),
     path("tables/<int:session_id>/invite/", invitation_views.invite, name="invite"),
     path("invitations/", invitation_views.invitations, name="invitations"),
+    path("tables/mine/", turn_views.my_tables, name="my_tables"),
+    path("notifications/push/", turn_views.push_subscribe, name="push_subscribe"),
+    path("notifications/push/remove/", turn_views.push_unsubscribe, name="push_unsubscribe"),
+    path("notifications/email/off/<str:token>/", turn_views.turn_email_unsubscribe, name="turn_email_unsubscribe"),
     path("invitations/<int:invitation_id>/answer/", invitation_views.invitation_answer, name="invitation_answer"),
     path("players/<str:username>/block/", invitation_views.block, name="block"),
     path("players/<str:username>/follow/", invitation_views.follow, name="follow"),

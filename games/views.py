@@ -70,6 +70,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
             seats=form.cleaned_data["seats"],
             options=form.options(),
             turn_seconds=form.cleaned_data["turn_seconds"],
+            pace_seconds=form.cleaned_data["pace_seconds"],
             unlisted=form.cleaned_data["unlisted"],
         )
     except services.TableError as error:

@@ -26,12 +26,21 @@ def logged_in(user) -> Client:
 
 
 def started_table(
-    users, *, computers: int = 0, target: int = 3, game: str | None = None, options: dict | None = None
+    users,
+    *,
+    computers: int = 0,
+    target: int = 3,
+    game: str | None = None,
+    options: dict | None = None,
+    pace_seconds: int = 0,
 ) -> GameSession:
-    """A table for ``users`` (the first hosts) and ``computers`` medium computer players, started."""
+    """A table for ``users`` (the first hosts) and ``computers`` medium computer players, started
+    (turn-based with ``pace_seconds``)."""
     host = users[0]
     options = {"target": target} if options is None else options
-    session = services.table_create(host=host, seats=len(users) + computers, game=game, options=options)
+    session = services.table_create(
+        host=host, seats=len(users) + computers, game=game, options=options, pace_seconds=pace_seconds
+    )
     for user in users[1:]:
         services.seat_take(session_id=session.pk, user=user)
     for position in range(len(users), len(users) + computers):

@@ -15,7 +15,7 @@ from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
 from django.utils import translation
 
-from games.notice_html import invitation_notice
+from games.notice_html import invitation_notice, my_tables_link
 from games.threads import db
 
 from . import sockets
@@ -64,6 +64,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
         html = await db(invitation_notice)(self.scope["user"], invitation)
         if html:
             await self.send(text_data=html)
+
+    async def player_turns(self, event: dict) -> None:
+        """A turn-based table of this socket's player moved: the header counts the tables waiting on them again."""
+        if self.user_id is not None:
+            await self.send(text_data=await db(my_tables_link)(self.user_id))
 
     async def player_login_changed(self, event: dict) -> None:
         """This socket's player logged out somewhere, changed the password or lost the account."""

@@ -1,11 +1,13 @@
 """Every change to a table goes through here: plain functions, keyword-only, one transaction each."""
 
 from .chat import ChatTooFast, chat_mute, chat_post, chat_switch
+from .clocks import turn_check
 from .errors import IllegalCard, NotSeated, StaleMove, TableError
 from .fair import contribution_add, verify_count
 from .hosting import host_hand_over, seat_remove, table_lock
 from .invitations import block, follow, invitation_answer, invitations_open, invite
 from .lobby import play_now
+from .notify import digest_send, push_subscribe, push_unsubscribe, turn_email_unsubscribe, turn_notify
 from .play import action_take, computer_turn, computers_play_all
 from .review import review_compute, review_failed, reviews_backfill, reviews_queue, reviews_run
 from .seats import computer_add, computer_remove, seat_leave, seat_take
@@ -18,7 +20,7 @@ from .tables import (
     table_create,
     tables_expire,
 )
-from .turns import clocks_keep, seat_reclaim, seat_seen, session_leave, turn_check, turn_restore
+from .turns import clocks_keep, seat_reclaim, seat_seen, session_leave, turn_restore
 
 __all__ = [
     "ChatTooFast",
@@ -37,12 +39,15 @@ __all__ = [
     "computer_turn",
     "computers_play_all",
     "contribution_add",
+    "digest_send",
     "follow",
     "host_hand_over",
     "invitation_answer",
     "invitations_open",
     "invite",
     "play_now",
+    "push_subscribe",
+    "push_unsubscribe",
     "rematch_decline",
     "review_compute",
     "review_failed",
@@ -63,6 +68,8 @@ __all__ = [
     "table_lock",
     "tables_expire",
     "turn_check",
+    "turn_email_unsubscribe",
+    "turn_notify",
     "turn_restore",
     "verify_count",
 ]

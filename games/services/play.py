@@ -27,6 +27,7 @@ from games.stored import deal_state, match_of, sides_of, store_match
 from . import fair, review
 from .errors import IllegalCard, NotSeated, StaleMove, TableError
 from .locks import locked_session
+from .notify import turn_news
 from .standings import standings_record
 from .turns import abandon_due, ask_window, pace, session_end_abandoned, turn_begin
 
@@ -51,7 +52,14 @@ def action_take(
     """
     known = snapshots.peek(session_id)
     seat = _seat_of(known.seats, user) if known is not None else None
-    if known is not None and seat is not None and not seat.stand_in and known.seq == seen_seq and not marked:
+    if (
+        known is not None
+        and seat is not None
+        and not seat.stand_in
+        and not seat.missed
+        and known.seq == seen_seq
+        and not marked
+    ):
         moved = _play_known(known, action, seat.position)
         if moved is not None:
             return moved
@@ -108,6 +116,7 @@ def _play_known(known: TableSnapshot, card: str, position: int) -> GameSession |
             return None
         _record(known.deal.pk, known.state.action_count + 1, position, card)
         session.seq = known.seq + 1
+        turn_news(session, known.seats)
         moved_on = replace(known, session=session, state=after)
         transaction.on_commit(lambda: snapshots.keep(moved_on))
         announce(session.pk, session.seq)
@@ -220,9 +229,11 @@ def _action_take_locked(
         raise TableError(message, code="stood_in")
     deal, state = (known.deal, known.state) if known else _current_deal(session)
     try:
-        _play(
-            session, seats, deal, state, _with_marked(state, seat.position, action, marked), seat.position, rng, known
-        )
+        actions = _with_marked(state, seat.position, action, marked)
+        if seat.missed:  # back in time: the count of deadlines missed in a row starts again
+            Seat.objects.filter(pk=seat.pk).update(missed=0)
+            seats, known = list(session.seats.select_related("user")), None
+        _play(session, seats, deal, state, actions, seat.position, rng, known)
     except IllegalPlay as error:
         raise IllegalCard(error) from None
     return session
@@ -254,6 +265,14 @@ def _computer_turn_locked(
         card = decide(seat.played_by, view, rng or secrets.SystemRandom())
     _play(session, seats, deal, state, [card], seat.position, rng, known)
     return session
+
+
+def move_for(session: GameSession, seats: Sequence[Seat], seat: Seat, level: str) -> None:
+    """A computer at ``level`` makes one move for a person whose turn-based deadline passed (the
+    caller holds the session's row lock); the seat stays theirs."""
+    deal, state = _current_deal(session)
+    view = state.view(seat.position, match_of(session, seats).scores)
+    _play(session, seats, deal, state, [decide(level, view, secrets.SystemRandom())], seat.position, None, None)
 
 
 def computers_play_all(*, session_id: int, rng: random.Random | None = None) -> int:
@@ -334,6 +353,7 @@ def _play(
     to_act = next_state.to_act if next_state else None
     turn_begin(session, seats, to_act, **pace(next_state))
     session.save()
+    turn_news(session, seats)
     if known is not None:
         moved_on = replace(known, session=copy.copy(session), state=after)
         transaction.on_commit(lambda: snapshots.keep(moved_on))

@@ -17,13 +17,14 @@ from accounts.models import User
 from games import rights
 from games.engine import GAMES, InvalidDeal, get_game
 from games.engine.game import Game
-from games.models import TURN_CLOCKS, GameSession, Seat
+from games.models import PACES, TURN_CLOCKS, GameSession, Seat
 from games.selectors import idle_waiting, online_users, waiting_cutoff
 from games.stored import players_needed, seat_choices, store_match
 
 from . import fair
 from .errors import TableError
 from .locks import locked_session
+from .notify import turn_news
 from .play import deal_next
 from .turns import pace, turn_begin
 from .waiting import host_only, previous_locked, previous_tell, table_changed, waiting_table
@@ -37,15 +38,19 @@ def table_create(
     game: str | None = None,
     options: dict | None = None,
     turn_seconds: int = 0,
+    pace_seconds: int = 0,
     unlisted: bool = False,
 ) -> GameSession:
     """A new table in the lobby (of the first game listed unless ``game`` says); the host takes seat 0.
-    An ``unlisted`` table is private: only its link or its code finds it."""
+    An ``unlisted`` table is private: only its link or its code finds it. ``pace_seconds`` makes it
+    turn-based: each person has that long for a move (the turn clock then does not apply)."""
     game = game or next(iter(GAMES))
     if game not in GAMES or not GAMES[game].on_site:
         raise TableError(_("Unknown game."))
     if turn_seconds not in dict(TURN_CLOCKS):
         raise TableError(_("Unknown turn clock."))
+    if pace_seconds not in dict(PACES):
+        raise TableError(_("Unknown pace."))
     rules = get_game(game)
     if not isinstance(seats, int) or seats not in seat_choices(rules):
         raise TableError(seats_said(rules))
@@ -62,7 +67,8 @@ def table_create(
         options=asdict(parsed),
         seat_count=seats,
         host=host,
-        turn_seconds=turn_seconds,
+        turn_seconds=0 if pace_seconds else turn_seconds,
+        pace_seconds=pace_seconds,
         active=timezone.now(),
         unlisted=unlisted,
         code=_new_code() if unlisted else None,
@@ -130,7 +136,9 @@ def session_start(
     state = deal_next(session, match, taken, number=1, rng=rng)[1]
     turn_begin(session, taken, state.to_act, **pace(state))
     previous_tell(previous)  # its invitation to this table is over
-    return table_changed(session)
+    table_changed(session)
+    turn_news(session, taken)
+    return session
 
 
 @transaction.atomic
@@ -219,6 +227,7 @@ def session_rematch(*, session_id: int, user: User) -> GameSession:
         seat_count=session.seat_count,
         host=user,
         turn_seconds=session.turn_seconds,
+        pace_seconds=session.pace_seconds,
         active=timezone.now(),
         unlisted=session.unlisted,
         code=_new_code() if session.unlisted else None,

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, F, Max, OuterRef
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -21,12 +21,13 @@ from accounts.models import User
 from games import rights
 from games.announcements import announce
 from games.engine.game import State
-from games.models import PRESENCE_TIMEOUT, Connection, GameSession, Seat, ServerBeat
+from games.models import GameSession, Seat, ServerBeat
 from games.stored import deal_state
 
 from . import fair
 from .errors import NotSeated, TableError
 from .locks import locked_session
+from .notify import turn_news
 
 STAND_IN_LEVEL = "medium"
 SEEN_EVERY = timedelta(seconds=10)  # a polling page refreshes its player's sign of life at most this often
@@ -34,6 +35,18 @@ SEEN_EVERY = timedelta(seconds=10)  # a polling page refreshes its player's sign
 
 def away_limit() -> timedelta:
     return timedelta(seconds=settings.FEMKORT_AWAY_SECONDS)
+
+
+def pace_time(session: GameSession) -> timedelta:
+    """A turn-based table's time per move (``FEMKORT_PACE_FACTOR`` shortens it for tests and trials)."""
+    return timedelta(seconds=session.pace_seconds * settings.FEMKORT_PACE_FACTOR)
+
+
+def abandon_after(session: GameSession) -> timedelta:
+    """How long a session may go with no seat played by its own person: at a turn-based table, at least
+    one move's time, since nobody is expected to be there at once."""
+    wait = timedelta(seconds=settings.FEMKORT_ABANDON_SECONDS)
+    return max(wait, pace_time(session)) if session.turn_based else wait
 
 
 def ask_window(state: State | None) -> bool:
@@ -70,7 +83,7 @@ def turn_begin(
     if to_act is None:
         return
     if session.unattended_since is not None:  # nobody plays their own seat: wait for someone, then abandon
-        session.due = session.unattended_since + timedelta(seconds=settings.FEMKORT_ABANDON_SECONDS)
+        session.due = session.unattended_since + abandon_after(session)
         return
     if seats[to_act].played_by:
         pause = settings.COMPUTER_PAUSE_SECONDS
@@ -78,67 +91,23 @@ def turn_begin(
             pause = max(pause, settings.FEMKORT_TRICK_PAUSE_SECONDS)
         session.due = now + timedelta(seconds=max(pause, settings.FEMKORT_REDEAL_WINDOW_SECONDS) if asking else pause)
         return
+    if session.turn_based:  # nobody is expected to be there: the deadline is all that is looked at
+        session.deadline = session.due = now + pace_time(session)
+        return
     if session.turn_seconds:
         session.deadline = now + timedelta(seconds=session.turn_seconds)
     look = now + away_limit()
     session.due = min(look, session.deadline) if session.deadline else look
 
 
-@transaction.atomic
-def turn_check(*, session_id: int, seen_seq: int) -> GameSession | None:
-    """A person's turn is due to be looked at: if their clock ran out, or they have been gone
-    ``FEMKORT_AWAY_SECONDS`` on their turn, a computer takes the seat; else look again later.
-    When no seat is played by its own person, computers wait too (nobody is watching) and
-    the session ends as abandoned after ``FEMKORT_ABANDON_SECONDS`` unless someone comes back.
-
-    Returns the session (with its next ``due``), or ``None`` if the table moved on meanwhile.
-    """
-    session = locked_session(session_id)
-    if session.status != GameSession.Status.PLAYING or session.seq != seen_seq:
-        return None
-    if session.to_act is None:  # started before turns were recorded: give it its turn now
-        _restore(session)
-        return session
-    now = timezone.now()
-    if session.due is None or session.due > now:
-        return session
-    if abandon_due(session):
-        session_end_abandoned(session)
-        return session
-    if session.unattended_since is not None:
-        return session
-    seats = list(session.seats.select_related("user"))
-    seat = seats[session.to_act]
-    if seat.played_by:
-        return session  # a computer's turn: the drivers play it
-    expired = session.deadline is not None and now >= session.deadline
-    back_by = _absent_until(session, seat, now)
-    if expired or (back_by is not None and now >= back_by):
-        _stand_in(session, seats, seat, now)
-        return session
-    look = back_by or now + away_limit()
-    session.due = min(look, session.deadline) if session.deadline else look
-    GameSession.objects.filter(pk=session.pk).update(due=session.due)
-    return session
-
-
-def _absent_until(session: GameSession, seat: Seat, now: datetime) -> datetime | None:
-    """When a person with no live connection counts as gone (``None`` while they are connected).
-
-    Their absence runs from their last sign of life (a socket's last beat, a page poll, the
-    moment their socket closed) or from the start of the turn, whichever is later.
-    """
-    rows = Connection.objects.filter(session_id=session.pk, user_id=seat.user_id)
-    if rows.filter(seen__gte=now - timedelta(seconds=PRESENCE_TIMEOUT)).exists():
-        return None
-    signs = [seat.seen, session.turn_since, rows.aggregate(last=Max("seen"))["last"]]
-    return max(sign for sign in signs if sign is not None) + away_limit()
-
-
-def _stand_in(session: GameSession, seats: Sequence[Seat], seat: Seat, now: datetime) -> None:
-    seat.stand_in = STAND_IN_LEVEL
-    seat.save(update_fields=["stand_in"])
-    _changed(session, seats, now)
+def changed(session: GameSession, seats: Sequence[Seat], now: datetime, *, new_turn: bool = True) -> None:
+    """Someone's seat changed hands: a change like a move (every view refreshes, the turn starts again)."""
+    if _attendance(session, seats, now) or new_turn:  # who must act, or whether anyone waits, changed
+        turn_begin(session, seats, session.to_act)
+    session.seq += 1
+    session.save()
+    turn_news(session, seats)
+    announce(session.pk, session.seq)
 
 
 def _attendance(session: GameSession, seats: Sequence[Seat], now: datetime) -> bool:
@@ -165,16 +134,7 @@ def session_end_abandoned(session: GameSession) -> None:
 def abandon_due(session: GameSession) -> bool:
     """Nobody has played their own seat for the grace period: the session ends as abandoned."""
     since = session.unattended_since
-    return since is not None and timezone.now() >= since + timedelta(seconds=settings.FEMKORT_ABANDON_SECONDS)
-
-
-def _changed(session: GameSession, seats: Sequence[Seat], now: datetime, *, new_turn: bool = True) -> None:
-    """Someone's seat changed hands: a change like a move (every view refreshes, the turn starts again)."""
-    if _attendance(session, seats, now) or new_turn:  # who must act, or whether anyone waits, changed
-        turn_begin(session, seats, session.to_act)
-    session.seq += 1
-    session.save()
-    announce(session.pk, session.seq)
+    return since is not None and timezone.now() >= since + abandon_after(session)
 
 
 def _my_seat_in_play(session_id: int, user: User) -> tuple[GameSession, list[Seat], Seat]:
@@ -198,7 +158,7 @@ def session_leave(*, session_id: int, user: User) -> GameSession:
     seat.left = True
     seat.stand_in = seat.stand_in or STAND_IN_LEVEL
     seat.save(update_fields=["left", "stand_in"])
-    _changed(session, seats, timezone.now(), new_turn=session.to_act == seat.position)
+    changed(session, seats, timezone.now(), new_turn=session.to_act == seat.position)
     return session
 
 
@@ -219,8 +179,9 @@ def seat_reclaim(*, session_id: int, user: User) -> GameSession:
     now = timezone.now()
     seat.stand_in = ""
     seat.seen = now
-    seat.save(update_fields=["stand_in", "seen"])
-    _changed(session, seats, now, new_turn=own_turn)  # on your turn only if the computers were waiting for you
+    seat.missed = 0
+    seat.save(update_fields=["stand_in", "seen", "missed"])
+    changed(session, seats, now, new_turn=own_turn)  # on your turn only if the computers were waiting for you
     return session
 
 
@@ -231,16 +192,18 @@ def turn_restore(*, session_id: int) -> bool:
     session = locked_session(session_id)
     if session.status != GameSession.Status.PLAYING or session.to_act is not None:
         return False
-    return _restore(session)
+    return restore_turn(session)
 
 
-def _restore(session: GameSession) -> bool:
+def restore_turn(session: GameSession) -> bool:
     deal = session.deals.order_by("-number").first()
     if deal is None:
         return False
-    turn_begin(session, list(session.seats.all()), deal_state(deal).to_act)
+    seats = list(session.seats.all())
+    turn_begin(session, seats, deal_state(deal).to_act)
     session.seq += 1
     session.save()
+    turn_news(session, seats)
     announce(session.pk, session.seq)
     return True
 

@@ -308,11 +308,27 @@
     var clocks = document.querySelectorAll(".clock[data-deadline]");
     clocks.forEach(function (clock) {
       var left = Math.max(0, Math.ceil((Number(clock.dataset.deadline) - Date.now() - skew) / 1000));
+      if (left > 120 && clock.dataset.by) {  // a turn-based deadline: its day and time, in the player's zone
+        clock.textContent = clock.dataset.by.replace("#", deadlineSaid(Number(clock.dataset.deadline)));
+        return;
+      }
       clock.textContent = (clock.dataset.format || "# s").replace("#", left);  // the page's words: "29 s", "29 с"
       clock.classList.toggle("short", left <= 5);
     });
   }
   setInterval(tick, 250);
+
+  function deadlineSaid(at) {
+    var options = {weekday: "short", hour: "2-digit", minute: "2-digit"};
+    var zone = document.documentElement.dataset.zone;
+    if (zone) options.timeZone = zone;
+    try {
+      return new Date(at).toLocaleString(document.documentElement.lang || undefined, options);
+    } catch (error) {  // a zone this browser does not know: its own
+      delete options.timeZone;
+      return new Date(at).toLocaleString(undefined, options);
+    }
+  }
 
   // Chat: the box keeps a line until it comes back in the log as yours (a refused line stays,
   // to send again, with the reason beside the box); a new line scrolls the log to the end and,
