@@ -34,12 +34,14 @@ def a_card(session: GameSession) -> str:
 def test_a_turn_based_table_gives_each_move_its_pace_as_a_deadline_and_no_turn_clock(players, clock):
     session = started_table(players[:2], computers=1, game="nap", options={"rounds": 2}, pace_seconds=DAY)
     seat = person_to_act(session)
-    assert session.turn_based and session.turn_seconds == 0
+    assert session.turn_based
+    assert session.turn_seconds == 0
     assert session.deadline == session.due == session.turn_since + timedelta(days=1)
     clock.advance(3 * 3600)  # gone for hours, no socket: nobody takes the seat at a turn-based table
     assert services.turn_check(session_id=session.pk, seen_seq=session.seq) is not None
     seat.refresh_from_db()
-    assert seat.stand_in == "" and seat.missed == 0
+    assert seat.stand_in == ""
+    assert seat.missed == 0
     assert not Play.objects.filter(deal__session=session, seat=seat.position).exists()
 
 
@@ -50,7 +52,8 @@ def test_a_passed_deadline_has_a_computer_make_that_one_move_and_the_seat_stays_
     clock.advance(3600 + 1)
     services.turn_check(session_id=session.pk, seen_seq=session.seq)
     seat.refresh_from_db()
-    assert seat.missed == 1 and seat.stand_in == ""  # one move made for them, the seat still theirs
+    assert seat.missed == 1
+    assert seat.stand_in == ""
     last = Play.objects.filter(deal__session=session).order_by("-deal__number", "-seq").first()
     assert Play.objects.filter(deal__session=session).count() == plays_before + 1
     assert last.seat == seat.position
@@ -70,11 +73,13 @@ def test_missing_deadlines_in_a_row_lets_the_computer_keep_the_seat_until_taken_
     clock.advance(3601)
     services.turn_check(session_id=session.pk, seen_seq=session.seq)
     first.refresh_from_db()
-    assert first.missed == 2 and first.stand_in == "medium"
+    assert first.missed == 2
+    assert first.stand_in == "medium"
     assert services.computer_turn(session_id=session.pk) is not None  # it plays the move it took the seat on
     services.seat_reclaim(session_id=session.pk, user=first.user)
     first.refresh_from_db()
-    assert first.stand_in == "" and first.missed == 0
+    assert first.stand_in == ""
+    assert first.missed == 0
 
 
 def test_a_move_of_ones_own_starts_the_count_of_missed_deadlines_again(players, clock):
@@ -97,11 +102,13 @@ def test_the_lobby_form_opens_a_turn_based_table_and_refuses_an_unknown_pace(pla
     form = {"game": "nap", "seats": 3, "rounds": 1, "pace_seconds": str(DAY)}
     response = client.post(reverse("table_create"), form)
     session = GameSession.objects.get(host=players[0])
-    assert response.status_code == 302 and session.pace_seconds == DAY
+    assert response.status_code == 302
+    assert session.pace_seconds == DAY
     page = client.get(reverse("table", args=[session.pk])).content.decode()
     assert "turn-based, 1 day per move" in page
     refused = client.post(reverse("table_create"), form | {"pace_seconds": "77"})
-    assert refused.status_code == 400 and GameSession.objects.filter(host=players[0]).count() == 1
+    assert refused.status_code == 400
+    assert GameSession.objects.filter(host=players[0]).count() == 1
     with pytest.raises(services.TableError):
         services.table_create(host=players[1], seats=3, game="nap", pace_seconds=77)
 
