@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 
 from django.test import Client
 from django.urls import reverse
@@ -16,6 +17,7 @@ from games.models import Deal, GameSession, Seat
 from games.selectors import table_snapshot, table_view
 from games.stored import deal_state
 from games.table_html import table_html
+from games.task_queue import TaskWorker
 
 
 def logged_in(user) -> Client:
@@ -189,3 +191,23 @@ def exports_replay(session, rules) -> None:
         moves = deal.plays.count()
         for step in (0, moves // 2, moves):
             assert client.get(reverse("deal_replay", args=[deal.pk]) + f"?step={step}").status_code == 200
+
+
+TASK_LEASE = timedelta(minutes=10)
+
+
+def run_tasks() -> int:
+    """Run every ready task here, as ``manage.py tasks_worker --batch`` does; how many were taken up."""
+    worker = TaskWorker(
+        lease=TASK_LEASE,
+        queue_names=["*"],
+        interval=0,
+        batch=True,
+        backend_name="default",
+        startup_delay=False,
+        max_tasks=None,
+        worker_id="test",
+        excluded_queue_names=[],
+    )
+    worker.run()
+    return worker._run_tasks

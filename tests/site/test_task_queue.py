@@ -5,8 +5,6 @@ shown in the admin; a task left running by a lost worker is run again."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 from django.db import transaction
 from django.test import Client
@@ -17,32 +15,13 @@ from django_tasks_db.models import DBTaskResult
 from games import tasks
 from games.models import DealReview, GameSession, Seat
 from games.services import review as review_service
-from games.task_queue import TaskWorker
-from tests.site_helpers import play_session
+from tests.site_helpers import TASK_LEASE, play_session, run_tasks
 
 pytestmark = pytest.mark.django_db(transaction=True)  # a worker closes its connections between tasks
-LEASE = timedelta(minutes=10)
 
 
 def nap_session(players) -> GameSession:
     return play_session(players[:2], computers=1, seed=3, game="nap", options={"rounds": 1})
-
-
-def run_tasks() -> int:
-    """Run every ready task here, as ``manage.py tasks_worker --batch`` does; how many were taken up."""
-    worker = TaskWorker(
-        lease=LEASE,
-        queue_names=["*"],
-        interval=0,
-        batch=True,
-        backend_name="default",
-        startup_delay=False,
-        max_tasks=None,
-        worker_id="test",
-        excluded_queue_names=[],
-    )
-    worker.run()
-    return worker._run_tasks
 
 
 def rolled_back(change) -> None:
@@ -130,7 +109,7 @@ def test_a_task_left_running_by_a_lost_worker_runs_again_when_its_lease_is_over(
     assert run_tasks() == others
     lost.refresh_from_db()
     assert lost.status == TaskResultStatus.RUNNING  # it may still be running somewhere
-    clock.advance(LEASE.total_seconds() + 1)
+    clock.advance(TASK_LEASE.total_seconds() + 1)
     assert run_tasks() == 1
     lost.refresh_from_db()
     assert lost.status == TaskResultStatus.FAILED
