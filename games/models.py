@@ -78,6 +78,11 @@ class GameSession(models.Model):
         choices=PACES,
         help_text=_("Turn-based: the time each person has for a move; 0 for a live table (its turn clock)."),
     )
+    pace_asked = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text=_("A change of pace asked for in play: the pace and who agreed (every seated person must)."),
+    )
     to_act = models.PositiveSmallIntegerField(null=True, blank=True, help_text=_("The seat whose turn it is."))
     turn_since = models.DateTimeField(null=True, blank=True, help_text=_("When that turn began."))
     deadline = models.DateTimeField(null=True, blank=True, help_text=_("When a person's turn clock runs out."))

@@ -73,3 +73,18 @@ def may_leave(session: GameSession, seat: Seat | None) -> bool:
 def may_reclaim(session: GameSession, seat: Seat | None) -> bool:
     """A person whose seat a computer stands in for takes it back (unless they left it)."""
     return may_leave(session, seat) and bool(seat and seat.stand_in)
+
+
+def pace_voters(seats: Sequence[Seat]) -> set[int]:
+    """The people who must all agree to a change of pace: everyone seated who has not left."""
+    return {seat.user_id for seat in seats if seat.user_id and not seat.left}
+
+
+def may_ask_pace(session: GameSession, seat: Seat | None) -> bool:
+    """A seated person asks to make a session in play turn-based, or live again (one ask at a time)."""
+    return may_leave(session, seat) and not session.pace_asked
+
+
+def may_answer_pace(session: GameSession, seat: Seat | None) -> bool:
+    asked = session.pace_asked
+    return may_leave(session, seat) and bool(asked) and seat.user_id not in asked.get("yes", ())

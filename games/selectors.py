@@ -23,7 +23,7 @@ from . import rights
 from .cardnames import card_corner, card_face, card_label, card_short
 from .engine import GAMES, find_game
 from .engine.game import EVERYONE, Area, Game, Match, Shown, State, View
-from .models import LEVEL_NAMES, PRESENCE_TIMEOUT, Block, Connection, Deal, Follow, GameSession, Play, Seat
+from .models import LEVEL_NAMES, PACES, PRESENCE_TIMEOUT, Block, Connection, Deal, Follow, GameSession, Play, Seat
 from .stored import deal_state, match_of, players_needed, seat_choices, sides_of
 from .words import say, say_count
 
@@ -362,6 +362,9 @@ class TableView:
     can_rematch: bool = False
     rematch_id: int | None = None
     invited: bool = False  # a seat at the rematch table is kept for this viewer
+    pace_choices: tuple[tuple[int, str], ...] = ()  # the other paces this person may ask the table for
+    pace_asked: str = ""  # a change of pace asked and not yet agreed by everyone, as the table says it
+    may_answer_pace: bool = False
     header: TableHeader | None = None
     refusal: str = ""  # why a card of the hand that may not be played now is refused, said when one is tried
     server_now: int = 0  # milliseconds since the epoch, so the page's countdown ignores the viewer's clock
@@ -572,10 +575,31 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
         can_rematch=rights.may_rematch(session, user_id) and session.rematch_id is None,
         rematch_id=session.rematch_id,
         invited=any(invited == user_id and taker is None for _, taker, invited in snapshot.rematch_seats),
+        pace_choices=_pace_choices(session) if rights.may_ask_pace(session, mine) else (),
+        pace_asked=_pace_asked(session, seats),
+        may_answer_pace=rights.may_answer_pace(session, mine),
         server_now=int(timezone.now().timestamp() * 1000),
         header=header,
         refusal=turn.refusal,
     )
+
+
+def _pace_choices(session: GameSession) -> tuple[tuple[int, str], ...]:
+    return tuple((pace, str(label)) for pace, label in PACES if pace != session.pace_seconds)
+
+
+def _pace_asked(session: GameSession, seats: Sequence[Seat]) -> str:
+    asked = session.pace_asked
+    if not asked or session.status != GameSession.Status.PLAYING:
+        return ""
+    asker = next((seat.short_name for seat in seats if seat.user_id == asked.get("by")), "")
+    pace = str(dict(PACES).get(asked["pace"], ""))
+    return _("%(name)s asks to play on: %(pace)s. %(agreed)d of %(voters)d agree; everyone must.") % {
+        "name": asker,
+        "pace": pace,
+        "agreed": len(asked["yes"]),
+        "voters": len(rights.pace_voters(seats)),
+    }
 
 
 @dataclass(frozen=True)

@@ -203,6 +203,9 @@ def _controls_variant(table: TableView) -> tuple:
         table.invited,
         table.rematch_id,
         table.can_rematch,
+        table.pace_choices,
+        table.pace_asked,
+        table.may_answer_pace,
     )
 
 

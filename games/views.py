@@ -332,6 +332,28 @@ def seat_reclaim(request: HttpRequest, session_id: int) -> HttpResponse:
 @login_required
 @require_POST
 @table_visible
+def pace_change(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Ask for another pace (``pace``), or answer the one asked (``agree`` 1 or 0)."""
+    answer = request.POST.get("agree")
+    try:
+        pace = int(request.POST.get("pace", ""))
+    except ValueError:
+        pace = None
+
+    def change() -> None:
+        if answer in ("0", "1"):
+            services.pace_answer(session_id=session_id, user=request.user, agree=answer == "1")
+        elif pace is not None:
+            services.pace_ask(session_id=session_id, user=request.user, pace_seconds=pace)
+        else:
+            raise services.TableError(_("Choose another pace than the table's."), code="pace")
+
+    return _act(request, session_id, change)
+
+
+@login_required
+@require_POST
+@table_visible
 def session_rematch(request: HttpRequest, session_id: int) -> HttpResponse:
     try:
         again = services.session_rematch(session_id=session_id, user=request.user)

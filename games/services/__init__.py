@@ -8,6 +8,7 @@ from .hosting import host_hand_over, seat_remove, table_lock
 from .invitations import block, follow, invitation_answer, invitations_open, invite
 from .lobby import play_now
 from .notify import digest_send, push_subscribe, push_unsubscribe, turn_email_unsubscribe, turn_notify
+from .pace import pace_answer, pace_ask
 from .play import action_take, computer_turn, computers_play_all
 from .review import review_compute, review_failed, reviews_backfill, reviews_queue, reviews_run
 from .seats import computer_add, computer_remove, seat_leave, seat_take
@@ -45,6 +46,8 @@ __all__ = [
     "invitation_answer",
     "invitations_open",
     "invite",
+    "pace_answer",
+    "pace_ask",
     "play_now",
     "push_subscribe",
     "push_unsubscribe",

@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from games import services
 from games.engine.tricks.deal import ACTION_WORDS
@@ -131,3 +132,45 @@ def test_a_waiting_turn_based_table_waits_days_for_its_players_a_live_one_half_a
     clock.advance(8 * DAY)
     services.tables_expire()
     assert GameSession.objects.get(pk=slow.pk).status == GameSession.Status.CLOSED
+
+
+def test_a_live_session_turns_turn_based_when_everyone_seated_agrees_and_back(players, clock):
+    session = started_table(players, game="nap", options={"rounds": 2})
+    anna, bjorn, cecilia = players
+    services.pace_ask(session_id=session.pk, user=anna, pace_seconds=DAY)
+    services.pace_answer(session_id=session.pk, user=bjorn, agree=True)
+    session.refresh_from_db()
+    assert session.pace_seconds == 0  # not everyone yet
+    with pytest.raises(services.TableError):
+        services.pace_answer(session_id=session.pk, user=bjorn, agree=True)  # once each
+    with pytest.raises(services.TableError):
+        services.pace_ask(session_id=session.pk, user=cecilia, pace_seconds=3600)  # one ask at a time
+    services.pace_answer(session_id=session.pk, user=cecilia, agree=True)
+    session.refresh_from_db()
+    assert session.pace_seconds == DAY
+    assert session.pace_asked == {}
+    assert session.deadline == timezone.now() + timedelta(days=1)
+    services.pace_ask(session_id=session.pk, user=bjorn, pace_seconds=0)
+    services.pace_answer(session_id=session.pk, user=anna, agree=False)
+    session.refresh_from_db()
+    assert session.pace_seconds == DAY
+    assert session.pace_asked == {}
+
+
+def test_the_table_offers_the_change_of_pace_and_the_answer_to_the_people_seated(players):
+    session = started_table(players, game="nap", options={"rounds": 2})
+    asker, other = Client(), Client()
+    asker.force_login(players[0])
+    other.force_login(players[1])
+    assert "Change the pace" in asker.get(reverse("table", args=[session.pk])).content.decode()
+    assert asker.post(reverse("pace_change", args=[session.pk]), {"pace": "77"}).status_code in (302, 400)
+    session.refresh_from_db()
+    assert session.pace_asked == {}
+    asker.post(reverse("pace_change", args=[session.pk]), {"pace": str(DAY)})
+    page = other.get(reverse("table", args=[session.pk])).content.decode()
+    assert "asks to play on: 1 day per move" in page
+    assert 'name="agree"' in page
+    spectator = Client()
+    assert spectator.post(reverse("pace_change", args=[session.pk]), {"agree": "1"}).status_code == 302  # log in
+    session.refresh_from_db()
+    assert session.pace_asked["yes"] == [players[0].pk]
