@@ -13,11 +13,12 @@ from femkort_site.asgi import application
 from games import services
 from games.live.logins import SIGNED_OUT
 from games.live.notices import NOT_SIGNED_IN, TOO_MANY
-from games.models import Connection, Invitation
+from games.models import Connection, GameSession, Invitation, Seat
 from games.notice_html import invitation_notice
 from games.selectors import friends_online
 from tests.live_helpers import connect, frame_where
-from tests.site_helpers import logged_in, table_with
+from tests.site.test_turn_based import a_card
+from tests.site_helpers import logged_in, started_table, table_with
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("in_english")]
 
@@ -131,3 +132,25 @@ async def test_browsing_pages_does_not_use_up_the_sockets_a_table_may_open(playe
     at_table = await connect(session.pk, bjorn)
     assert "reconnected too often" not in await at_table.receive_from(timeout=30)
     await at_table.disconnect()
+
+
+async def test_a_turn_based_move_updates_the_count_of_tables_waiting_in_every_seated_persons_header(players):
+    session = await database_sync_to_async(started_table)(players, game="nap", options={"rounds": 2}, pace_seconds=3600)
+    to_act = await database_sync_to_async(
+        lambda: Seat.objects.select_related("user").get(
+            session=session, position=GameSession.objects.get(pk=session.pk).to_act
+        )
+    )()
+    lobbies = {player.pk: await notices_of(await database_sync_to_async(logged_in)(player)) for player in players}
+    seq = await database_sync_to_async(lambda: GameSession.objects.get(pk=session.pk).seq)()
+    await database_sync_to_async(services.action_take)(
+        session_id=session.pk, user=to_act.user, action=await database_sync_to_async(a_card)(session), seen_seq=seq
+    )
+    after = await database_sync_to_async(lambda: GameSession.objects.get(pk=session.pk))()
+    next_user = await database_sync_to_async(lambda: Seat.objects.get(session=session, position=after.to_act).user_id)()
+    for player in players:
+        frame = await lobbies[player.pk].receive_from(timeout=30)
+        assert 'id="my-tables-link"' in frame
+        assert ("1 waiting on your move" in frame) == (player.pk == next_user)
+    for communicator in lobbies.values():
+        await communicator.disconnect()
