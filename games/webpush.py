@@ -19,7 +19,7 @@ import requests
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from django.conf import settings
-from py_vapid import Vapid01
+from py_vapid import Vapid02
 from pywebpush import WebPushException, webpush
 
 log = logging.getLogger(__name__)
@@ -33,14 +33,14 @@ def b64url(data: bytes) -> str:
 
 
 @lru_cache(maxsize=1)
-def vapid() -> Vapid01:
+def vapid() -> Vapid02:
     configured = settings.FEMKORT_VAPID_PRIVATE_KEY
     if configured:
-        return Vapid01.from_string(configured)
+        return Vapid02.from_string(configured)
     # A P-256 private number from the secret key: any 256-bit value below the group order will do.
     seed = hashlib.sha256(f"vapid key {settings.SECRET_KEY}".encode()).digest()
     order = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
-    return Vapid01(ec.derive_private_key(int.from_bytes(seed) % (order - 1) + 1, ec.SECP256R1()))
+    return Vapid02(ec.derive_private_key(int.from_bytes(seed) % (order - 1) + 1, ec.SECP256R1()))
 
 
 def application_server_key() -> str:
