@@ -210,6 +210,7 @@ EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = flag("DJANGO_EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "webmaster@localhost")
 EMAIL_BACKEND = os.environ.get("DJANGO_EMAIL_BACKEND", "")
+EMAIL_FILE_PATH = os.environ.get("DJANGO_EMAIL_FILE_PATH", "")  # the file-based backend's folder (tests, trials)
 if not EMAIL_BACKEND:
     if EMAIL_HOST:
         EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
