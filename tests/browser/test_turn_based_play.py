@@ -11,6 +11,7 @@ A day per move is shortened for the test (``FEMKORT_PACE_FACTOR``): a minute.
 
 from __future__ import annotations
 
+import contextlib
 import email
 import json
 import re
@@ -21,6 +22,7 @@ from pathlib import Path
 import psycopg
 import pytest
 from playwright.sync_api import Browser, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.push_service import PushService, vapid_keys
 from tests.servers import daphne, free_port, manage, shared_services_or_skip
@@ -124,10 +126,8 @@ def play_until(alice: Player, done: Callable[[], bool], *, minutes: float = 4) -
         if alice.page.locator("#table[data-my-turn]").count() and alice.playable().count():
             alice.play_a_card()
             continue
-        try:
+        with contextlib.suppress(PlaywrightTimeout):  # not her turn within the second: are we there yet?
             alice.page.wait_for_selector("#table[data-my-turn]", timeout=1000)
-        except Exception:  # not her turn within the second: look again whether we are there
-            pass
 
 
 def allow_pushes(player: Player, subscription_info: dict) -> None:
@@ -220,7 +220,10 @@ def test_turn_based_euchre_in_three_browsers(browser: Browser, turn_site):
                 == ""
             )
             play_until(alice, lambda: rows.to_act(table) == carol.name)
-            queued = "SELECT count(*) FROM django_tasks_database_dbtaskresult WHERE task_path = 'games.tasks.turn_notify' AND status = %s"
+            queued = (
+                "SELECT count(*) FROM django_tasks_database_dbtaskresult "
+                "WHERE task_path = 'games.tasks.turn_notify' AND status = %s"
+            )
             assert rows.value(queued, "READY") >= 1  # Carol's notice, waiting for a worker
             server.__exit__(None, None, None)
             server = daphne(env, port)
@@ -236,7 +239,8 @@ def test_turn_based_euchre_in_three_browsers(browser: Browser, turn_site):
                 alice,
                 lambda: (
                     rows.value(
-                        "SELECT count(*) FROM games_play p JOIN games_deal d ON d.id = p.deal_id WHERE d.session_id = %s",
+                        "SELECT count(*) FROM games_play p JOIN games_deal d ON d.id = p.deal_id "
+                        "WHERE d.session_id = %s",
                         table,
                     )
                     >= 12
