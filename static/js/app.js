@@ -25,6 +25,8 @@
 // unsubscribes and POSTs {"endpoint"} to data-unsubscribe-url. Both POSTs are JSON and carry
 // X-CSRFToken from <body hx-headers> (base.html). A 2xx answer is success; on any other the
 // browser's subscription is dropped again, so that browser and server agree it is off.
+// The script sets data-push-state on the switch (on, off, denied, unsupported or failed) for
+// styles and tests, and disables "on" while it is on, denied or unsupported, "off" unless subscribed.
 "use strict";
 
 (function () {
@@ -106,10 +108,17 @@
     const off = box.querySelector("[data-push-off]");
     const status = box.querySelector("[data-push-status]");
 
-    // state: on, off, denied, unsupported or failed; "off" stays usable while subscribed (to drop it).
+    const texts = {
+      on: box.dataset.textOn,
+      off: box.dataset.textOff,
+      denied: box.dataset.textDenied,
+      unsupported: box.dataset.textUnsupported,
+      failed: box.dataset.textFailed || box.dataset.textOff,
+    };
+
+    // state: a key of texts; "off" stays usable while this browser is subscribed (to drop it).
     function show(state, subscribed) {
-      const name = "text" + state[0].toUpperCase() + state.slice(1); // data-text-on is dataset.textOn
-      if (status) status.textContent = box.dataset[name] || (state === "failed" ? box.dataset.textOff : "") || "";
+      if (status) status.textContent = texts[state] || "";
       box.dataset.pushState = state;
       if (on) on.disabled = state === "on" || state === "denied" || state === "unsupported";
       if (off) off.disabled = !subscribed;

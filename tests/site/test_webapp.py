@@ -193,3 +193,42 @@ def test_the_offline_page_leaves_the_next_pages_messages(players):
     response = webapp.offline(request)
     assert "Anna is invited." not in response.content.decode()
     assert [str(message) for message in get_messages(request)] == ["Anna is invited."]
+
+
+@pytest.mark.parametrize("name", ["lobby", "login", "leaderboard", "offline"])
+def test_every_page_links_the_manifest_and_loads_the_app_script(client, name):
+    page = client.get(reverse(name)).text
+    head = page.split("</head>", 1)[0]
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in head
+    manifest = json.loads(client.get(reverse("manifest")).content)
+    assert f'<meta name="theme-color" content="{manifest["theme_color"]}">' in head
+    touch = re.search(r'<link rel="apple-touch-icon" href="([^"]+)">', head).group(1)
+    assert png_size(static_file(touch)) == (180, 180)
+    script = re.search(r"<script [^>]*js/app\.js[^>]*>", head).group(0)
+    assert " defer" in script
+    assert 'data-service-worker="/sw.js"' in script
+
+
+def test_the_install_button_waits_hidden_in_the_header_before_the_language_switch(client, players):
+    for viewer in (None, players[0]):
+        if viewer:
+            client.force_login(viewer)
+        nav = re.search(r"<nav>(.*?)</nav>", client.get(reverse("lobby")).text, re.S).group(1)
+        button = re.search(r'<button type="button" id="install-app"[^>]*>', nav).group(0)
+        assert " hidden" in button
+        assert nav.index('id="install-app"') < nav.index('class="inline language-switch')
+
+
+def test_the_push_switch_markup_app_js_reads_is_the_markup_its_comment_documents():
+    """The switch is rendered on Settings from app.js's comment: every data attribute the script
+    reads or sets must be in it."""
+    script = (ROOT / "static" / "js" / "app.js").read_text()
+    documented = script.split('"use strict";', 1)[0]
+    read = {
+        re.sub(r"[A-Z]", lambda m: "-" + m.group(0).lower(), name)
+        for name in re.findall(r"box\.dataset\.(\w+)", script)
+    }
+    read |= set(re.findall(r'querySelector(?:All)?\("\[data-([\w-]+)\]"\)', script)) - {"offline"}
+    assert read >= {"vapid-key", "subscribe-url", "unsubscribe-url", "text-on", "text-off", "push-switch", "push-on"}
+    missing = sorted(name for name in read if f"data-{name}" not in documented)
+    assert missing == []
