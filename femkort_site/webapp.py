@@ -11,6 +11,7 @@ import hashlib
 import json
 from pathlib import Path
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -80,7 +81,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "cache": CACHE_PREFIX + _version(precache),
         "precache": precache,
         "offline": reverse("offline"),
-        "static": static(""),
+        "static": settings.STATIC_URL,  # static("") has no entry in production's manifest of hashed names
         "title": _("Femkort Online"),
         "icon": static("app/icon-192.png"),
         "badge": static("app/badge-96.png"),
