@@ -1,6 +1,6 @@
 // The site as an app (every page loads this, deferred): registers the service worker, offers
-// "Install" when the browser would install the site, brings the offline page back to the real
-// page when the network returns, and turns "your turn" notifications on and off in this browser.
+// "Install" when the browser would install the site, brings the real page back in place of the
+// offline page when the network returns, and turns "your turn" notifications on and off in this browser.
 //
 // The notifications switch is rendered by the server (the Settings page), with its texts in the
 // viewer's language; this script only works it. Expected markup:
@@ -64,10 +64,20 @@
   });
 
   // --- The offline page --------------------------------------------------------------------
-  // Shown by the service worker at the address that failed: asking again brings that page.
-  window.addEventListener("online", () => {
-    if (document.querySelector("[data-offline]")) window.location.reload();
-  });
+  // The service worker shows it at the address that failed; it comes back by itself. At once when
+  // the browser says it is online again, else at the server's first answer to a small request
+  // (the manifest: no page rendered, not taken from the worker's cache), every few seconds while
+  // the page is in view: a browser on a network cut off beyond the router thinks it is online.
+  const offline = document.querySelector("[data-offline]");
+  if (offline && window.location.pathname !== offline.dataset.offline) {
+    const manifest = document.querySelector('link[rel="manifest"]');
+    const back = () => window.location.reload();
+    window.addEventListener("online", back);
+    setInterval(() => {
+      if (document.hidden || !manifest) return;
+      fetch(manifest.href, { method: "HEAD", cache: "no-store" }).then((answer) => answer.ok && back(), () => {});
+    }, 5000);
+  }
 
   // --- Notifications ---------------------------------------------------------------------------
   function csrfToken() {
