@@ -7,6 +7,8 @@ from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
@@ -79,3 +81,21 @@ def test_the_busy_player_sits_at_their_tables_a_third_waiting_on_them(generated)
     assert len(tables.waiting_on_others) == 4
     assert all(row.seat.position == row.session.to_act for row in tables.waiting_on_me)
     assert "ulla sits at 6, 2 waiting on them" in generated
+
+
+def test_my_tables_at_the_generated_tables_reads_a_few_queries_whatever_their_number(
+    generated, django_assert_max_num_queries
+):
+    busy = User.objects.get(username="ulla")
+    client = Client()
+    client.force_login(busy)
+    with django_assert_max_num_queries(8):  # the login's 2, My tables' 3, the header's 3
+        page = client.get(reverse("my_tables")).content.decode()
+    mine, others = page.split('id="waiting-on-others"')
+    for seat in Seat.objects.filter(user=busy).select_related("session"):
+        link = f"/tables/{seat.session_id}/"
+        if seat.position == seat.session.to_act:
+            assert link in mine
+        else:
+            person = Seat.objects.get(session=seat.session, position=seat.session.to_act).user
+            assert f"{person.username} to play" in others.split(link, 1)[1].split("</li>", 1)[0]
