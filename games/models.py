@@ -111,6 +111,9 @@ class GameSession(models.Model):
             models.Index(fields=["status", "-created"]),
             models.Index(fields=["game", "status", "with_computers", "finished"]),
             models.Index(fields=["due"], condition=Q(due__isnull=False), name="session_due"),
+            # With ``session_due``, the sweep's one query reads indexes only (``selectors.overdue_tables``):
+            # sessions in play that do not say whose turn it is (started before turns were recorded).
+            models.Index(fields=["id"], condition=Q(to_act__isnull=True, status="playing"), name="session_unturned"),
         ]
         constraints = [
             models.CheckConstraint(condition=Q(seat_count__gte=2, seat_count__lte=10), name="session_seats_2_to_10"),

@@ -927,6 +927,8 @@ def computer_view(snapshot: TableSnapshot) -> tuple[str, View] | None:
 
 def overdue_tables(before: datetime) -> list[tuple[int, int, datetime]]:
     """Tables where the server should have acted by ``before`` (a computer's turn, a person's
-    clock or absence): (session, seq, due)."""
+    clock or absence): (session, seq, due). Run by every server process every second: each side of
+    the ``or`` has its partial index (``session_due``, ``session_unturned``), so it reads no table
+    (``manage.py bench_turns`` prints its plan)."""
     overdue = GameSession.objects.filter(Q(due__lte=before) | Q(to_act__isnull=True), status=GameSession.Status.PLAYING)
     return list(overdue.order_by("due").values_list("pk", "seq", "due")[:200])
