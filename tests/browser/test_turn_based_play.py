@@ -74,11 +74,13 @@ class ServerRows:
         )
 
 
-@pytest.fixture
-def turn_site(chromium, tmp_path, django_db_blocker, site):
+@pytest.fixture(scope="module")
+def turn_site(chromium, tmp_path_factory, django_db_blocker, site):
     """A server of its own for this module: a minute per day of pace, e-mail into files, pushes to
-    127.0.0.1 signed with a known key, one task worker beside it; restartable on the same port."""
+    127.0.0.1 signed with a known key, one task worker beside it; restartable on the same port. Made
+    before the module's browser opens (the database is not to be touched while it is)."""
     shared_services_or_skip()
+    tmp_path = tmp_path_factory.mktemp("turns")
     private, public = vapid_keys()
     with django_db_blocker.unblock():
         url = own_database(tmp_path, "turns")
@@ -139,7 +141,7 @@ def allow_pushes(player: Player, subscription_info: dict) -> None:
     expect(switch).to_have_attribute("data-push-state", "on")
 
 
-def test_turn_based_euchre_in_three_browsers(browser: Browser, turn_site):
+def test_turn_based_euchre_in_three_browsers(turn_site, browser: Browser):
     env, url, public, mails = turn_site
     rows = ServerRows(url)
     port = free_port()

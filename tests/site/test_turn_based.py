@@ -27,6 +27,10 @@ def person_to_act(session: GameSession) -> Seat:
     return Seat.objects.select_related("user").get(session=session, position=session.to_act)
 
 
+def to_act_now(session: GameSession) -> int | None:
+    return GameSession.objects.get(pk=session.pk).to_act
+
+
 def a_card(session: GameSession) -> str:
     state = deal_state(session.deals.order_by("-number").first())
     return next(action for action in state.legal_actions() if action not in ACTION_WORDS)
@@ -76,7 +80,8 @@ def test_missing_deadlines_in_a_row_lets_the_computer_keep_the_seat_until_taken_
     first.refresh_from_db()
     assert first.missed == 2
     assert first.stand_in == "medium"
-    assert services.computer_turn(session_id=session.pk) is not None  # it plays the move it took the seat on
+    while to_act_now(session) == first.position:  # it plays the move it took the seat on (and leads if it won)
+        assert services.computer_turn(session_id=session.pk) is not None
     services.seat_reclaim(session_id=session.pk, user=first.user)
     first.refresh_from_db()
     assert first.stand_in == ""

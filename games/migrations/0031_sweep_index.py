@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0029_turn_based'),
+        ('games', '0030_pace_asked'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
