@@ -38,9 +38,11 @@ from games.words import say_count
 from .errors import TableError
 
 log = logging.getLogger(__name__)
-LOOKING_SECONDS = 30  # a page polling the table refreshes its seat's sign of life every 10 s
+LOOKING_SECONDS = 15  # a page polling the table (every 5 s) refreshes its seat's sign of life every 10 s
+LOOK_AGAIN = timedelta(seconds=60)  # someone at the table on their turn: is the table still open a minute on?
 UNSUBSCRIBE_SALT = "turn-email-unsubscribe"
 RETRY_MAIL = timedelta(minutes=5)
+WATCHING = "watching"
 
 
 def turn_news(session: GameSession, seats: Sequence[Seat]) -> None:
@@ -83,15 +85,21 @@ def quiet_over(user: User, moment: datetime) -> datetime:
     return end if end > local else end + timedelta(days=1)
 
 
-def looking_at(session_id: int, user_id: int, now: datetime) -> bool:
-    """The person has the table open: a live socket, or a page polling it."""
+def looking_until(session_id: int, user_id: int, now: datetime) -> datetime | None:
+    """While the person has the table open (a live socket, or a page polling it): when to look again
+    whether they still do; ``None`` when they do not."""
     connected = Connection.objects.filter(
         session_id=session_id, user_id=user_id, seen__gte=now - timedelta(seconds=PRESENCE_TIMEOUT)
     )
-    polling = Seat.objects.filter(
-        session_id=session_id, user_id=user_id, seen__gte=now - timedelta(seconds=LOOKING_SECONDS)
-    )
-    return connected.exists() or polling.exists()
+    if connected.exists():
+        return now + LOOK_AGAIN
+    seen = Seat.objects.filter(session_id=session_id, user_id=user_id).values_list("seen", flat=True).first()
+    polling_until = seen + timedelta(seconds=LOOKING_SECONDS) if seen is not None else None
+    return polling_until + timedelta(seconds=1) if polling_until is not None and polling_until > now else None
+
+
+def looking_at(session_id: int, user_id: int, now: datetime) -> bool:
+    return looking_until(session_id, user_id, now) is not None
 
 
 def waits_on(session: GameSession, user_id: int) -> Seat | None:
@@ -146,13 +154,18 @@ def turn_notify(*, session_id: int, user_id: int, seq: int) -> str:
         .select_related("session", "user")
         .get(session_id=session_id, user_id=user_id, seq=seq)
     )
-    if notice.pushed or notice.skipped:
+    if notice.pushed or notice.skipped not in ("", WATCHING):
         return "told already"
     session, user, now = notice.session, notice.user, timezone.now()
+    notice.skipped = ""  # looked at afresh, whatever an earlier look found
+    watching = looking_until(session_id, user_id, now)
     if waits_on(session, user_id) is None:
         notice.skipped = "moved"
-    elif looking_at(session_id, user_id, now):
-        notice.skipped = "watching"
+    elif watching is not None:  # they see it is their turn; if they go away without moving, they are told then
+        notice.skipped = WATCHING
+        notice.save(update_fields=["skipped"])
+        tasks.turn_notify.using(run_after=watching).enqueue(session_id, user_id, seq)
+        return WATCHING
     elif not user.turn_push:
         notice.skipped = "push off"
     elif quiet_now(user, now):

@@ -110,3 +110,22 @@ def test_without_a_key_of_its_own_the_site_signs_with_one_derived_from_its_secre
         assert sent == "sent"
         assert service.wait_for("browser")[0].json() == {"title": "t"}
     webpush.vapid.cache_clear()
+
+
+def test_someone_who_had_the_table_open_and_left_without_moving_is_told_then(players, push, clock):
+    session = started_table(players, game="nap", options={"rounds": 2}, pace_seconds=DAY)
+    seat = to_act(session)
+    browser = subscribed(push, seat.user, "phone")
+    Connection.objects.create(session=session, user=seat.user, channel_name="looking")
+    run_tasks()
+    assert TurnNotice.objects.get(user=seat.user).skipped == "watching"
+    clock.advance(30)
+    Connection.objects.all().delete()  # the browser closed
+    run_tasks()
+    assert push.messages(browser.name) == []  # looked at again a minute after, not before
+    clock.advance(31)
+    run_tasks()
+    assert push.wait_for(browser.name)[0].json()["url"] == f"/tables/{session.pk}/"
+    clock.advance(3600)
+    run_tasks()
+    assert len(push.messages(browser.name)) == 1
