@@ -38,7 +38,6 @@ from games.words import say_count
 from .errors import TableError
 
 log = logging.getLogger(__name__)
-LOOKING_SECONDS = 15  # a page polling the table (every 5 s) refreshes its seat's sign of life every 10 s
 LOOK_AGAIN = timedelta(seconds=60)  # someone at the table on their turn: is the table still open a minute on?
 UNSUBSCRIBE_SALT = "turn-email-unsubscribe"
 RETRY_MAIL = timedelta(minutes=5)
@@ -86,16 +85,14 @@ def quiet_over(user: User, moment: datetime) -> datetime:
 
 
 def looking_until(session_id: int, user_id: int, now: datetime) -> datetime | None:
-    """While the person has the table open (a live socket, or a page polling it): when to look again
-    whether they still do; ``None`` when they do not."""
+    """While the person has the table open (a live socket to it): when to look again whether they
+    still do; ``None`` when they do not. Only sockets count: a push needs the browser's script, and
+    a page with its script open has a socket (a seat's last sign of life is also the moment its
+    socket closed, so it cannot say whether the page is still there)."""
     connected = Connection.objects.filter(
         session_id=session_id, user_id=user_id, seen__gte=now - timedelta(seconds=PRESENCE_TIMEOUT)
     )
-    if connected.exists():
-        return now + LOOK_AGAIN
-    seen = Seat.objects.filter(session_id=session_id, user_id=user_id).values_list("seen", flat=True).first()
-    polling_until = seen + timedelta(seconds=LOOKING_SECONDS) if seen is not None else None
-    return polling_until + timedelta(seconds=1) if polling_until is not None and polling_until > now else None
+    return now + LOOK_AGAIN if connected.exists() else None
 
 
 def looking_at(session_id: int, user_id: int, now: datetime) -> bool:

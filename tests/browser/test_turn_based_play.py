@@ -28,7 +28,7 @@ from tests.push_service import PushService, vapid_keys
 from tests.servers import daphne, free_port, manage, shared_services_or_skip
 
 from .conftest import _SITE_ENV, drop_database, own_database
-from .pages import PASSWORD, WAIT_MS, Player
+from .pages import PASSWORD, Player
 
 DAY = 24 * 3600
 MINUTE_A_DAY = str(60 / DAY)
@@ -108,8 +108,8 @@ def turn_site(chromium, tmp_path_factory, django_db_blocker, site):
 def mails_to(folder: Path, address: str) -> list[email.message.Message]:
     found = []
     for path in sorted(folder.glob("*.log")) if folder.exists() else []:
-        for text in path.read_text().split("-" * 79):
-            message = email.message_from_string(text.strip())
+        for text in path.read_bytes().split(b"-" * 79):
+            message = email.message_from_bytes(text.strip())
             if message["To"] == address:
                 found.append(message)
     return found
@@ -117,7 +117,7 @@ def mails_to(folder: Path, address: str) -> list[email.message.Message]:
 
 def body_of(message: email.message.Message) -> str:
     part = next(part for part in message.walk() if part.get_content_type() == "text/plain")
-    return part.get_payload(decode=True).decode()
+    return part.get_payload(decode=True).decode(part.get_content_charset() or "utf-8")
 
 
 def play_until(alice: Player, done: Callable[[], bool], *, minutes: float = 4) -> None:
@@ -175,7 +175,7 @@ def test_turn_based_euchre_in_three_browsers(turn_site, browser: Browser):
             # Bob's turn: his phone is told, Alice's laptop never (she has the table open).
             play_until(alice, lambda: rows.to_act(table) == bob.name)
             began = time.monotonic()
-            told = push.wait_for("bob", timeout=WAIT_MS / 1000)[0]
+            told = push.wait_for("bob", timeout=60)[0]
             print(f"Bob's push arrived {time.monotonic() - began:.1f} s after his turn began")
             assert told.json()["title"] == f"Your turn at Euchre #{table}"
             assert told.json()["url"] == f"/tables/{table}/"
