@@ -14,6 +14,7 @@ import base64
 import json
 import os
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -29,6 +30,7 @@ CACHED = """async () => {
     }
     return held;
 }"""
+SHOTS = os.environ.get("FEMKORT_SCREENSHOTS")  # a folder: save the pictures of the README there
 PRECACHE = """() => fetch("/sw.js").then((answer) => answer.text())
     .then((text) => JSON.parse(text.match(/^const CONFIG = (\\{[\\s\\S]*?^\\});$/m)[1]))"""
 
@@ -64,6 +66,8 @@ def test_the_worker_takes_over_and_chromium_offers_to_install_the_site(installab
     assert devtools.send("Page.getAppManifest")["errors"] == []
     assert devtools.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
     expect(page.locator("#install-app")).to_be_visible()  # beforeinstallprompt came, and was kept
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / "install-phone.png"))
     assert [line for line in said if "Content Security Policy" in line] == []
 
 

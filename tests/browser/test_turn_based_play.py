@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import email
 import json
+import os
 import re
 import time
 from collections.abc import Callable
@@ -30,6 +31,7 @@ from tests.servers import daphne, free_port, manage, shared_services_or_skip
 from .conftest import _SITE_ENV, drop_database, own_database
 from .pages import PASSWORD, Player
 
+SHOTS = os.environ.get("FEMKORT_SCREENSHOTS")  # a folder: save the pictures of the README there
 DAY = 24 * 3600
 HALF_A_MINUTE_A_DAY = str(30 / DAY)
 FAKE_PUSH = """
@@ -194,6 +196,10 @@ def test_turn_based_euchre_in_three_browsers(turn_site, browser: Browser):
             expect(first.locator("a")).to_have_attribute("href", f"/tables/{table}/")
             expect(first.locator(".deadline")).to_contain_text("plays by")
             expect(page.locator("#my-tables-link .badge")).to_have_text("1")
+            if SHOTS:
+                page.screenshot(path=str(Path(SHOTS) / "my-tables-phone.png"), full_page=True)
+                page.goto("/accounts/profile/#notifications")
+                page.locator("#notifications").screenshot(path=str(Path(SHOTS) / "notifications-phone.png"))
             again.close()
 
             # The server restarts without a task worker, so a notice is queued and not sent when it stops.
