@@ -197,4 +197,12 @@
   }
 
   document.querySelectorAll("[data-push-switch]").forEach(pushSwitch);
+
+  // --- Time zone ---------------------------------------------------------------------------------
+  // Settings' time zone, never chosen yet: offer this device's (the player still saves it).
+  const zone = document.querySelector("select[name=time_zone]");
+  if (zone && !zone.value) {
+    const own = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (own && zone.querySelector(`option[value="${CSS.escape(own)}"]`)) zone.value = own;
+  }
 })();

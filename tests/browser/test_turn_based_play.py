@@ -185,7 +185,9 @@ def test_turn_based_euchre_in_three_browsers(turn_site, browser: Browser):
             assert push.failures == []
 
             # Bob opens the site again: My tables lists the table first, with its deadline.
-            again = browser.new_context(base_url=base, viewport={"width": 390, "height": 844})
+            again = browser.new_context(
+                base_url=base, viewport={"width": 390, "height": 844}, timezone_id="Europe/Stockholm"
+            )
             page = again.new_page()
             page.goto("/accounts/login/")
             page.fill("#id_username", bob.name)
@@ -198,7 +200,9 @@ def test_turn_based_euchre_in_three_browsers(turn_site, browser: Browser):
             expect(page.locator("#my-tables-link .badge")).to_have_text("1")
             if SHOTS:
                 page.screenshot(path=str(Path(SHOTS) / "my-tables-phone.png"), full_page=True)
-                page.goto("/accounts/profile/#notifications")
+            page.goto("/accounts/profile/#notifications")
+            expect(page.locator("select[name=time_zone]")).to_have_value("Europe/Stockholm")  # the device's, offered
+            if SHOTS:
                 page.locator("#notifications").screenshot(path=str(Path(SHOTS) / "notifications-phone.png"))
             again.close()
 
