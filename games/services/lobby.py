@@ -58,7 +58,11 @@ def _open_tables(game: str, user: User):
     taken = Q(seats__user__isnull=False) | ~Q(seats__computer="")
     return (
         GameSession.objects.filter(
-            status=GameSession.Status.WAITING, game=game, turn_seconds__in=PLAY_NOW_CLOCKS, unlisted=False
+            status=GameSession.Status.WAITING,
+            game=game,
+            turn_seconds__in=PLAY_NOW_CLOCKS,
+            pace_seconds=0,  # a quick game is a live one: never a table played over days
+            unlisted=False,
         )
         .exclude(pk__in=idle_waiting(waiting_cutoff()).values("pk"))
         .exclude(seats__user=user)

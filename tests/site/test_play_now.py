@@ -27,12 +27,14 @@ def test_play_now_takes_a_free_seat_at_the_fullest_open_table_of_that_game(playe
     blitz = services.table_create(host=erik, seats=3, game="femkort", turn_seconds=15)
     services.seat_take(session_id=blitz.pk, user=cecilia)
     full = table_with(erik, "femkort", {}, 3, people=[(bjorn, 1)], computers=[2])
+    over_days = services.table_create(host=dora, seats=3, game="femkort", pace_seconds=24 * 3600)
+    services.seat_take(session_id=over_days.pk, user=erik)  # as full as the fuller one, but turn-based
 
     response = logged_in(anna).post(reverse("play_now"), {"game": "femkort"})
     assert response.status_code == 302
     assert response["Location"] == reverse("table", args=[fuller.pk])
     assert Seat.objects.filter(session=fuller, user=anna).exists()
-    for untouched in (emptier, other_game, blitz, full):
+    for untouched in (emptier, other_game, blitz, full, over_days):
         assert not Seat.objects.filter(session=untouched, user=anna).exists()
     again = logged_in(anna).post(reverse("play_now"), {"game": "femkort"})  # a second click: the same table
     assert again["Location"] == reverse("table", args=[fuller.pk])
