@@ -42,6 +42,8 @@ LOOK_AGAIN = timedelta(seconds=60)  # someone at the table on their turn: is the
 UNSUBSCRIBE_SALT = "turn-email-unsubscribe"
 RETRY_MAIL = timedelta(minutes=5)
 WATCHING = "watching"
+QUIET = "quiet"
+LATER = ("", WATCHING, QUIET)  # a notice to look at again when its task runs; any other outcome is final
 
 
 def turn_news(session: GameSession, seats: Sequence[Seat]) -> None:
@@ -138,9 +140,9 @@ def _push_message(session: GameSession, user: User) -> str:
 
 @transaction.atomic
 def turn_notify(*, session_id: int, user_id: int, seq: int) -> str:
-    """Tell ``user_id`` that their turn began at ``seq``: a push to each of their browsers, unless they
-    are looking at the table, it is their quiet hours or they turned push off; and an e-mail digest
-    queued. Says what it did (the task's result, in the admin)."""
+    """Tell ``user_id`` that their turn began at ``seq``: a push to each of their browsers (unless
+    they turned push off), and an e-mail digest queued. While they have the table open, or in their
+    quiet hours, it looks again later. Says what it did (the task's result, in the admin)."""
     try:
         with transaction.atomic():
             TurnNotice.objects.get_or_create(session_id=session_id, user_id=user_id, seq=seq)
@@ -151,7 +153,7 @@ def turn_notify(*, session_id: int, user_id: int, seq: int) -> str:
         .select_related("session", "user")
         .get(session_id=session_id, user_id=user_id, seq=seq)
     )
-    if notice.pushed or notice.skipped not in ("", WATCHING):
+    if notice.pushed or notice.skipped not in LATER:
         return "told already"
     session, user, now = notice.session, notice.user, timezone.now()
     notice.skipped = ""  # looked at afresh, whatever an earlier look found
@@ -165,8 +167,13 @@ def turn_notify(*, session_id: int, user_id: int, seq: int) -> str:
         return WATCHING
     elif not user.turn_push:
         notice.skipped = "push off"
-    elif quiet_now(user, now):
-        notice.skipped = "quiet"
+    elif quiet_now(user, now):  # told when their quiet hours end, if it is still their turn then
+        notice.skipped = QUIET
+        notice.save(update_fields=["skipped"])
+        tasks.turn_notify.using(run_after=quiet_over(user, now)).enqueue(session_id, user_id, seq)
+        if user.turn_email and user.email:
+            digest_queue(user.pk)
+        return QUIET
     if not notice.skipped:
         notice.pushed = _push(session, user)
         notice.skipped = "" if notice.pushed else "no browser"

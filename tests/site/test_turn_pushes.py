@@ -129,3 +129,19 @@ def test_someone_who_had_the_table_open_and_left_without_moving_is_told_then(pla
     clock.advance(3600)
     run_tasks()
     assert len(push.messages(browser.name)) == 1
+
+
+def test_a_turn_that_begins_in_quiet_hours_is_pushed_when_they_end_if_still_waiting(players, push, clock):
+    session = started_table(players, game="nap", options={"rounds": 2}, pace_seconds=DAY)
+    seat = to_act(session)
+    seat.user.quiet_from, seat.user.quiet_until = time(11, 0), time(13, 0)  # the clock is at 12:00 UTC
+    seat.user.save()
+    browser = subscribed(push, seat.user, "phone")
+    run_tasks()
+    assert TurnNotice.objects.get(user=seat.user).skipped == "quiet"
+    clock.advance(59 * 60)
+    run_tasks()
+    assert push.messages(browser.name) == []
+    clock.advance(61)
+    run_tasks()
+    assert push.wait_for(browser.name)[0].json()["tag"] == f"table-{session.pk}"
