@@ -19,7 +19,7 @@ from .access import admit, session_by_code, table_link, table_visible
 from .chat_html import chat_html, chat_news_html
 from .engine import find_game
 from .forms import ComputerForm, MoveForm, SeatForm, TableForm
-from .models import GameSession
+from .models import PACES, GameSession
 from .selectors import game_entry, game_list, game_or_first, lobby_tables, option_texts, table_view_for
 from .table_html import message_html, table_html
 
@@ -330,10 +330,15 @@ def seat_reclaim(request: HttpRequest, session_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 @table_visible
 def pace_change(request: HttpRequest, session_id: int) -> HttpResponse:
-    """Ask for another pace (``pace``), or answer the one asked (``agree`` 1 or 0)."""
+    """Ask for another pace (``pace``), or answer the one asked (``agree`` 1 or 0); a page asks
+    first which pace (it works without JavaScript, and keeps the table's controls to one line)."""
+    if request.method == "GET":
+        session = get_object_or_404(GameSession, pk=session_id)
+        choices = [(pace, label) for pace, label in PACES if pace != session.pace_seconds]
+        return render(request, "games/pace.html", {"session": session, "choices": choices})
     answer = request.POST.get("agree")
     try:
         pace = int(request.POST.get("pace", ""))

@@ -168,6 +168,9 @@ def test_the_table_offers_the_change_of_pace_and_the_answer_to_the_people_seated
     asker.force_login(players[0])
     other.force_login(players[1])
     assert "Change the pace" in asker.get(reverse("table", args=[session.pk])).content.decode()
+    choices = asker.get(reverse("pace_change", args=[session.pk])).content.decode()
+    assert 'value="86400"' in choices
+    assert 'value="0"' not in choices  # the table's own pace is not offered
     assert asker.post(reverse("pace_change", args=[session.pk]), {"pace": "77"}).status_code in (302, 400)
     session.refresh_from_db()
     assert session.pace_asked == {}
