@@ -261,8 +261,7 @@ def _computer_turn_locked(
     if patient and ask_window(state) and any(s.user_id and not s.stand_in for s in seats):
         return None
     if card is None or card not in state.legal_actions():
-        view = state.view(seat.position, match_of(session, seats).scores)
-        card = decide(seat.played_by, view, rng or secrets.SystemRandom())
+        card = _decided(session, seats, state, seat.position, seat.played_by, rng)
     _play(session, seats, deal, state, [card], seat.position, rng, known)
     return session
 
@@ -271,8 +270,21 @@ def move_for(session: GameSession, seats: Sequence[Seat], seat: Seat, level: str
     """A computer at ``level`` makes one move for a person whose turn-based deadline passed (the
     caller holds the session's row lock); the seat stays theirs."""
     deal, state = _current_deal(session)
-    view = state.view(seat.position, match_of(session, seats).scores)
-    _play(session, seats, deal, state, [decide(level, view, secrets.SystemRandom())], seat.position, None, None)
+    card = _decided(session, seats, state, seat.position, level)
+    _play(session, seats, deal, state, [card], seat.position, None, None)
+
+
+def _decided(
+    session: GameSession,
+    seats: Sequence[Seat],
+    state: State,
+    position: int,
+    level: str,
+    rng: random.Random | None = None,
+) -> str:
+    """A computer's choice at ``level`` for ``position``, from what that seat sees."""
+    view = state.view(position, match_of(session, seats).scores)
+    return decide(level, view, rng or secrets.SystemRandom())
 
 
 def computers_play_all(*, session_id: int, rng: random.Random | None = None) -> int:
