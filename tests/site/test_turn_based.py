@@ -182,3 +182,16 @@ def test_the_table_offers_the_change_of_pace_and_the_answer_to_the_people_seated
     assert spectator.post(reverse("pace_change", args=[session.pk]), {"agree": "1"}).status_code == 302  # log in
     session.refresh_from_db()
     assert session.pace_asked["yes"] == [players[0].pk]
+
+
+def test_a_private_tables_pace_page_answers_404_to_someone_who_guesses_its_address(players, make_user):
+    session = services.table_create(host=players[0], seats=3, game="nap", unlisted=True)
+    for user in players[1:]:
+        services.seat_take(session_id=session.pk, user=user)
+    services.session_start(session_id=session.pk, user=players[0])
+    stranger = Client()
+    stranger.force_login(make_user("dora"))
+    assert stranger.get(reverse("pace_change", args=[session.pk])).status_code == 404
+    assert stranger.post(reverse("pace_change", args=[session.pk]), {"pace": str(DAY)}).status_code == 404
+    session.refresh_from_db()
+    assert session.pace_asked == {}
