@@ -5,9 +5,11 @@ service says is gone is forgotten."""
 
 from __future__ import annotations
 
+import threading
 from datetime import time
 
 import pytest
+from django.db import connection, connections
 
 from games import services, webpush
 from games.models import Connection, GameSession, PushSubscription, Seat, TurnNotice
@@ -145,3 +147,28 @@ def test_a_turn_that_begins_in_quiet_hours_is_pushed_when_they_end_if_still_wait
     clock.advance(61)
     run_tasks()
     assert push.wait_for(browser.name)[0].json()["tag"] == f"table-{session.pk}"
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="two workers at once: PostgreSQL's row locks")
+def test_one_turns_notice_run_by_two_workers_at_once_is_pushed_once(players, push):
+    session = started_table(players, game="nap", options={"rounds": 2}, pace_seconds=DAY)
+    seat = to_act(session)
+    browser = subscribed(push, seat.user, "phone")
+    start = threading.Barrier(2)
+    said: list[str] = []
+
+    def worker() -> None:
+        try:
+            start.wait(timeout=30)
+            said.append(services.turn_notify(session_id=session.pk, user_id=seat.user_id, seq=session.seq))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=worker) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sorted(said) == ["pushed to 1", "told already"]
+    assert len(push.wait_for(browser.name)) == 1
+    assert TurnNotice.objects.count() == 1
