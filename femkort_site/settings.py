@@ -152,6 +152,8 @@ FEMKORT_PUSH_SERVICES = words(
 FEMKORT_VAPID_PRIVATE_KEY = os.environ.get("FEMKORT_VAPID_PRIVATE_KEY", "")
 FEMKORT_VAPID_SUBJECT = os.environ.get("FEMKORT_VAPID_SUBJECT", "")
 # Play again: seats kept for the previous session's players this long, then open to anyone.
+# Moves the duplicate events' clock (the daily deal's day) by this many seconds: for tests and rehearsals only.
+FEMKORT_CLOCK_SHIFT_SECONDS = float(os.environ.get("FEMKORT_CLOCK_SHIFT_SECONDS", "0"))
 FEMKORT_REMATCH_HOLD_SECONDS = float(os.environ.get("FEMKORT_REMATCH_HOLD_SECONDS", "120"))
 # Redeal by agreement: a computer waits this long before a deal's first card, so people can ask.
 FEMKORT_REDEAL_WINDOW_SECONDS = float(os.environ.get("FEMKORT_REDEAL_WINDOW_SECONDS", "5"))

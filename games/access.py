@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from accounts import throttle
 from games.models import GameSession, Invitation, Seat
+from games.services import duplicate
 from games.services.errors import TableError
 
 ADMITTED = "tables_admitted"  # the browser session's key: private tables whose code it showed
@@ -28,6 +29,8 @@ ADMITTED_KEEP = 50  # the most recent ones are enough; the list rides in every s
 
 def may_see(session: GameSession, user: Any, admitted: Mapping[str, Any] | None) -> bool:
     """``admitted``: the browser session (Django's request or socket session), which holds the codes shown."""
+    if session.event_id is not None:  # an event's table: its cards stay hidden from who has not played it
+        return _seated(session, user) or duplicate.may_see_event(session.event, user)
     if not session.unlisted:
         return True
     if session.pk in admitted_tables(admitted):
@@ -42,6 +45,10 @@ def may_see(session: GameSession, user: Any, admitted: Mapping[str, Any] | None)
     ):
         return True
     return Invitation.objects.filter(session=session, invitee=user).exists()
+
+
+def _seated(session: GameSession, user: Any) -> bool:
+    return user is not None and user.is_authenticated and Seat.objects.filter(session=session, user=user).exists()
 
 
 def admitted_tables(admitted: Mapping[str, Any] | None) -> list[int]:

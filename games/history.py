@@ -22,6 +22,7 @@ from .engine.records import RecordError
 from .engine.verify import verify_each
 from .models import Deal, Follow, GameSession, PeriodStanding, Seat, Standing
 from .selectors import AreaView, CardView, area_view, card_view
+from .services import duplicate
 from .services.standings import period_starts
 from .stored import deal_start, deal_state
 from .words import say, say_count
@@ -131,7 +132,7 @@ def _clipped(text: str) -> str:
 
 def fair_of(deal: Deal) -> dict:
     """How a finished deal was shuffled, for its page: nothing for a deal still in play."""
-    return deal.fair if deal.finished is not None else {}
+    return duplicate.fair_shown(deal.session, deal.fair) if deal.finished is not None else {}
 
 
 @dataclass
@@ -151,6 +152,8 @@ def session_history(session: GameSession) -> list[DealRow]:
     deals = list(session.deals.filter(finished__isnull=False).order_by("number"))
     if not deals:
         return []
+    secret_kept = session.event_id is not None and not duplicate.revealed(session.event)  # its seeds wait
+
     rules = get_game(session.game)
     options = rules.parse_options(session.options)
     players = deal_start(deals[0]).view(None).players
@@ -160,13 +163,16 @@ def session_history(session: GameSession) -> list[DealRow]:
         state = deal_state(deal)
         if state.is_over and state.outcome().again:  # dealt again by agreement: nothing was played or settled
             continue
+        if deal.fair.get("first") and state.is_over:  # a deal that began a session of its own (an event's board)
+            match = rules.match_from_record(deal.fair["match"], players=players, options=options)
         if match is None or not state.is_over:  # plays not kept (generated history): nothing to show or follow
             match = None
             rows.append(DealRow(deal, None, None))
             continue
         record = state.public_record() | rules.record_context(match)
         if deal.fair:  # the deal is over: how it was shuffled may be shown, seed and every card dealt
-            record["fair"] = deal.fair | {"setup": deal.setup}
+            fair = {key: value for key, value in deal.fair.items() if key != "seed" or not secret_kept}
+            record["fair"] = fair | {"setup": deal.setup}
         match = match.settle(state)
         rows.append(DealRow(deal, record, match, state.outcome().winners))
     return rows

@@ -92,6 +92,22 @@ class GameSession(models.Model):
     rematch = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch_of", help_text=_("Play again.")
     )
+    same_deals_as = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="same_deals_again",
+        help_text=_("Dealt the same cards as this finished table, deal by deal, to compare."),
+    )
+    event = models.ForeignKey(
+        "DuplicateEvent",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="sessions",
+        help_text=_("One player's table at a duplicate event (a daily deal is one): it plays the event's deals."),
+    )
     chat_on = models.BooleanField(default=True, help_text=_("The host may turn the table's chat off."))
     next_commitment = models.CharField(
         max_length=64,
@@ -573,3 +589,108 @@ class TurnNotice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}'s turn at {self.session} ({self.seq})"
+
+
+class DuplicateEvent(models.Model):
+    """Deals everyone plays from the same seats, each at a table of their own with computer players,
+    scored against each other by matchpoints: the daily deal of a game (one deal, one day) or an
+    event someone opened (a few deals, a window of time)."""
+
+    game = models.CharField(max_length=20, choices=game_choices)
+    options = models.JSONField(default=dict, help_text=_("Table options as the engine reads them."))
+    players = models.PositiveSmallIntegerField(help_text=_("Seats at every table of the event."))
+    deal_count = models.PositiveSmallIntegerField(default=1)
+    day = models.DateField(null=True, blank=True, help_text=_("A daily deal: the day (UTC) it is played."))
+    name = models.CharField(max_length=60, blank=True)
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    unlisted = models.BooleanField(default=False, help_text=_("Private: joined by its code."))
+    code = models.CharField(max_length=8, unique=True, null=True, blank=True)
+    opens = models.DateTimeField(help_text=_("From when a table may be started."))
+    closes = models.DateTimeField(help_text=_("No table starts after this."))
+    reveals = models.DateTimeField(
+        help_text=_("Seeds, cards and results open to everyone (tables still in play then are ended).")
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-opens"]
+        constraints = [
+            models.UniqueConstraint(fields=["day", "game"], condition=Q(day__isnull=False), name="daily_deal_once")
+        ]
+        indexes = [models.Index(fields=["unlisted", "closes"], name="events_open")]
+
+    def __str__(self) -> str:
+        game = GAMES.get(self.game)
+        title = _(game.title) if game else self.game
+        return f"{title} {self.day}" if self.day else f"{self.name or title} (event {self.pk})"
+
+
+class Board(models.Model):
+    """One deal of a duplicate event: dealt from its own seed, the same cards for every table."""
+
+    event = models.ForeignKey(DuplicateEvent, on_delete=models.CASCADE, related_name="boards")
+    number = models.PositiveSmallIntegerField()
+    seed = models.CharField(max_length=64, help_text=_("Secret until the event reveals."))
+    commitment = models.CharField(max_length=64)
+    computer = models.JSONField(
+        default=dict, blank=True, help_text=_("What strong computers scored from each seat, playing every seat.")
+    )
+    computer_actions = models.JSONField(default=list, blank=True, help_text=_("That play, for its export."))
+    par = models.JSONField(
+        default=dict, blank=True, help_text=_("Each seat's best with every card visible (null: too large to search).")
+    )
+    references = models.BooleanField(default=False, help_text=_("The computer's result and par are computed."))
+
+    class Meta:
+        ordering = ["event_id", "number"]
+        constraints = [models.UniqueConstraint(fields=["event", "number"], name="board_number_once")]
+
+    def __str__(self) -> str:
+        return f"{self.event} deal {self.number}"
+
+
+class BoardResult(models.Model):
+    """A person's try at a board, from one seat: made when their table deals it (one try each), its
+    value filled in when the deal ends; ``left``: they left before it ended (the try is used)."""
+
+    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="results")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="board_results")
+    seat = models.PositiveSmallIntegerField()
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="board_results")
+    value = models.FloatField(
+        null=True, blank=True, help_text=_("The deal's result for the seat, in the game's terms.")
+    )
+    left = models.BooleanField(default=False)
+    percent = models.FloatField(
+        null=True, blank=True, help_text=_("Matchpoints as a percentage of the field, fixed when the event reveals.")
+    )
+    started = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["board", "user"], name="board_try_once")]
+        indexes = [
+            models.Index(fields=["board", "seat", "-value"], name="board_field"),
+            models.Index(fields=["user", "finished"], name="board_results_of"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} at {self.board}"
+
+
+class BoardTally(models.Model):
+    """How many finished tries at a board's seat scored ``value``: matchpoints come from these few
+    rows, so a new result adds one to a count and never rescans the field."""
+
+    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="tallies")
+    seat = models.PositiveSmallIntegerField()
+    value = models.FloatField()
+    count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["board", "seat", "value"], name="board_tally_once")]
+
+    def __str__(self) -> str:
+        return f"{self.board} seat {self.seat}: {self.count} x {self.value}"

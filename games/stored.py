@@ -23,6 +23,14 @@ def seat_limits(rules: Game) -> tuple[int, int]:
     return choices[0], choices[-1]
 
 
+USUAL_SEATS = 4  # a game played at four is offered at four, else at its smallest table
+
+
+def usual_seats(rules: Game) -> int:
+    """The table size Play now and the daily deal use."""
+    return USUAL_SEATS if USUAL_SEATS in rules.seat_counts else min(rules.seat_counts)
+
+
 def players_needed(game: str) -> int:
     """Seats that must be filled before a session of ``game`` starts."""
     return seat_limits(get_game(game))[0]

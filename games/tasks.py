@@ -32,3 +32,9 @@ def turn_notify(session_id: int, user_id: int, seq: int) -> str:
 def turn_digest(user_id: int) -> str:
     """Send a person the e-mail listing every turn-based table waiting on them."""
     return services.digest_send(user_id=user_id)
+
+
+@task()
+def board_references(board_id: int) -> str:
+    """Play a duplicate board with strong computers at every seat and search its par."""
+    return services.references_compute(board_id)

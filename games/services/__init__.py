@@ -2,6 +2,7 @@
 
 from .chat import ChatTooFast, chat_mute, chat_post, chat_switch
 from .clocks import turn_check
+from .duplicate import event_create, event_play, references_compute
 from .errors import IllegalCard, NotSeated, StaleMove, TableError
 from .fair import contribution_add, verify_count
 from .hosting import host_hand_over, seat_remove, table_lock
@@ -11,6 +12,7 @@ from .notify import digest_send, push_subscribe, push_unsubscribe, turn_email_un
 from .pace import pace_answer, pace_ask
 from .play import action_take, computer_turn, computers_play_all
 from .review import review_compute, review_failed, reviews_backfill, reviews_queue, reviews_run
+from .same_deals import same_deals_open
 from .seats import computer_add, computer_remove, seat_leave, seat_take
 from .standings import standings_rebuild
 from .tables import (
@@ -41,6 +43,8 @@ __all__ = [
     "computers_play_all",
     "contribution_add",
     "digest_send",
+    "event_create",
+    "event_play",
     "follow",
     "host_hand_over",
     "invitation_answer",
@@ -51,12 +55,14 @@ __all__ = [
     "play_now",
     "push_subscribe",
     "push_unsubscribe",
+    "references_compute",
     "rematch_decline",
     "review_compute",
     "review_failed",
     "reviews_backfill",
     "reviews_queue",
     "reviews_run",
+    "same_deals_open",
     "seat_leave",
     "seat_reclaim",
     "seat_remove",

@@ -11,13 +11,13 @@ from accounts.models import User
 from games.engine import GAMES
 from games.models import Block, GameSession, Seat
 from games.selectors import idle_waiting, waiting_cutoff
+from games.stored import usual_seats
 
 from .errors import TableError
 from .seats import computer_add, seat_take
 from .tables import session_start, table_create
 
 PLAY_NOW_CLOCKS = (0, 30, 60)  # a quick join never lands anyone on a fast clock they did not choose
-PLAY_NOW_SEATS = 4  # when the game is played at four, else at its smallest table
 PLAY_NOW_LEVEL = "medium"
 
 
@@ -45,7 +45,7 @@ def play_now(*, user: User, game: str, contribution: str = "") -> GameSession:
             return seat_take(session_id=session.pk, user=user)  # a savepoint: a refusal undoes only this try
         except TableError:
             continue  # filled or started a moment ago: the next one
-    seats = PLAY_NOW_SEATS if PLAY_NOW_SEATS in rules.seat_counts else min(rules.seat_counts)
+    seats = usual_seats(rules)
     session = table_create(host=user, seats=seats, game=game, options={})
     for position in range(1, seats):
         computer_add(session_id=session.pk, user=user, position=position, level=PLAY_NOW_LEVEL)

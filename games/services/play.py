@@ -24,7 +24,7 @@ from games.models import Deal, GameSession, Play, Seat
 from games.selectors import TableSnapshot
 from games.stored import deal_state, match_of, sides_of, store_match
 
-from . import fair, review
+from . import duplicate, fair, review, same_deals
 from .errors import IllegalCard, NotSeated, StaleMove, TableError
 from .locks import locked_session
 from .notify import turn_news
@@ -261,7 +261,14 @@ def _computer_turn_locked(
     if patient and ask_window(state) and any(s.user_id and not s.stand_in for s in seats):
         return None
     if card is None or card not in state.legal_actions():
-        card = _decided(session, seats, state, seat.position, seat.played_by, rng)
+        card = _decided(
+            session,
+            seats,
+            state,
+            seat.position,
+            seat.played_by,
+            _planned_rng(session, deal, state, seat.position) or rng,
+        )
     _play(session, seats, deal, state, [card], seat.position, rng, known)
     return session
 
@@ -270,8 +277,13 @@ def move_for(session: GameSession, seats: Sequence[Seat], seat: Seat, level: str
     """A computer at ``level`` makes one move for a person whose turn-based deadline passed (the
     caller holds the session's row lock); the seat stays theirs."""
     deal, state = _current_deal(session)
-    card = _decided(session, seats, state, seat.position, level)
+    card = _decided(session, seats, state, seat.position, level, _planned_rng(session, deal, state, seat.position))
     _play(session, seats, deal, state, [card], seat.position, None, None)
+
+
+def _planned_rng(session: GameSession, deal: Deal, state: State, position: int) -> random.Random | None:
+    """At an event's table every computer decides as at every other table of the same deal."""
+    return duplicate.computer_rng(deal, position, state) if session.event_id is not None else None
 
 
 def _decided(
@@ -306,7 +318,13 @@ def deal_next(
     says so.
     """
     rules = get_game(session.game)
-    shuffle = fair.shuffle_take(session, number, seats) if rng is None else None
+    if session.event_id is not None:  # a board of a duplicate event: a deal of its own, the same for every table
+        shuffle, match = duplicate.event_shuffle(session, list(seats)), None
+    elif session.same_deals_as_id is not None:  # the first table's deal again: same stream, same dealer
+        shuffle, dealer, began = same_deals.same_deal_shuffle(session, number)
+        match = None if began or match is None else replace(match, dealer=dealer)
+    else:
+        shuffle = fair.shuffle_take(session, number, seats) if rng is None else None
     stream = shuffle.stream if shuffle is not None else rng
     first = match is None
     if first:  # the first dealer comes from the same stream as the cards: nobody picks it
@@ -319,7 +337,12 @@ def deal_next(
     setup = rules.setup(match, stream)
     state = rules.start(setup)
     deal = Deal.objects.create(session=session, number=number, dealer=state.view(None).dealer, setup=setup, fair=record)
-    fair.seed_draw(session, number + 1)
+    if session.event_id is not None:
+        session.next_commitment = duplicate.next_commitment(session, number + 1)
+    elif session.same_deals_as_id is not None:
+        session.next_commitment = same_deals.next_commitment(session, number + 1)
+    else:
+        fair.seed_draw(session, number + 1)
     return deal, state, match
 
 
@@ -389,10 +412,12 @@ def _settle(
     deal.save(update_fields=["winner", "finished"])
     match = match_of(session, seats).settle(state)
     store_match(session, match)
-    if match.finished:
+    if session.event_id is not None:
+        duplicate.deal_scored(session, list(seats), state)
+    if match.finished or _plan_over(session, deal.number):
         session.status = GameSession.Status.FINISHED
         session.finished = timezone.now()
-        winning = set(match.winners)
+        winning = _winning(session, match)
         if len(winning) > 1 and tuple(sorted(winning)) not in sides_of(session, len(seats)):
             winning = set()  # a tie between seats playing for themselves: nobody won the session
         for seat in seats:
@@ -402,9 +427,30 @@ def _settle(
                 seat.save(update_fields=["won"])
         won = [seat for seat in seats if seat.won]
         session.winner = won[0] if len(winning) == 1 and won else None
-        standings_record(session, seats)
+        if session.event_id is None:  # an event's deals count on its own results, not the leaderboards
+            standings_record(session, seats)
         fair.seed_drop(session)
         review.reviews_queue(session)
         return None
     _, next_state, _ = deal_next(session, match, seats, number=deal.number + 1, rng=rng)
     return next_state
+
+
+def _plan_over(session: GameSession, number: int) -> bool:
+    """A table that plays given deals (an event's, or another table's again) has played its last."""
+    if session.event_id is not None:
+        return duplicate.last_deal(session)
+    if session.same_deals_as_id is not None:
+        return same_deals.last_deal(session, number)
+    return False
+
+
+def _winning(session: GameSession, match: Match) -> set[int]:
+    """The seats that won the session: as its game says at its end; at the end of given deals, the
+    seats ranked first (an event's table wins nothing: its deals are scored by matchpoints)."""
+    if session.event_id is not None:
+        return set()
+    if match.finished:
+        return set(match.winners)
+    ranking = get_game(session.game).ranking(match)
+    return {seat for seat, value in enumerate(ranking) if value == max(ranking)}

@@ -24,7 +24,7 @@ from games.engine.game import State
 from games.models import GameSession, Seat, ServerBeat
 from games.stored import deal_state
 
-from . import fair
+from . import duplicate, fair
 from .errors import NotSeated, TableError
 from .locks import locked_session
 from .notify import turn_news
@@ -126,6 +126,7 @@ def session_end_abandoned(session: GameSession) -> None:
     session.finished = timezone.now()
     session.to_act = session.turn_since = session.deadline = session.due = None
     fair.seed_drop(session)
+    duplicate.tries_end(session)  # an event's deal left unfinished counts as played
     session.seq += 1
     session.save()
     announce(session.pk, session.seq)
@@ -158,6 +159,9 @@ def session_leave(*, session_id: int, user: User) -> GameSession:
     seat.left = True
     seat.stand_in = seat.stand_in or STAND_IN_LEVEL
     seat.save(update_fields=["left", "stand_in"])
+    if session.event_id is not None:  # an event's table is one person's: it ends, and the try counts as played
+        session_end_abandoned(session)
+        return session
     changed(session, seats, timezone.now(), new_turn=session.to_act == seat.position)
     return session
 
