@@ -12,11 +12,12 @@ from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
-from . import history, review_pages, services
+from . import duplicate_pages, history, review_pages, services
 from .access import deal_visible, may_see, table_visible
 from .engine import get_game
-from .models import Block, Follow, Standing
+from .models import Block, Follow, GameSession, Standing
 from .selectors import game_list, game_or_first, session_result
+from .services import duplicate
 from .table_html import areas_html
 from .words import names_said
 
@@ -41,6 +42,10 @@ def session_page(request: HttpRequest, session_id: int) -> HttpResponse:
         "result": session_result(session, seats),
         "winner_label": _(get_game(session.game).deal_winner_label),
         "facts": history.session_facts(session, seats),
+        "dealt_again": session.same_deals_again.filter(deals__finished__isnull=False).distinct(),
+        "may_deal_again": session.status == GameSession.Status.FINISHED
+        and session.event_id is None
+        and any(seat.user_id == request.user.pk for seat in seats if request.user.is_authenticated),
     }
     return render(request, "games/session.html", context)
 
@@ -137,7 +142,7 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
         marks = review_pages.marked_by_session([seat.session_id for seat in seats], seats[0].user_id)
         for seat in seats:
             seat.marked = None if seat.private else marks[seat.session_id]
-    context = {"profile": profile, "page": page}
+    context = {"profile": profile, "page": page, "streak": duplicate_pages.streak(profile.player, duplicate.today())}
     if viewer is not None and viewer.pk != profile.player.pk:
         context |= {
             "blocked": Block.objects.filter(user=viewer, blocked=profile.player).exists(),

@@ -612,6 +612,7 @@ class DuplicateEvent(models.Model):
     reveals = models.DateTimeField(
         help_text=_("Seeds, cards and results open to everyone (tables still in play then are ended).")
     )
+    settled = models.BooleanField(default=False, help_text=_("Every result's percentage fixed, once revealed."))
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import chat_views, history_views, invitation_views, turn_views, views
+from . import chat_views, duplicate_views, history_views, invitation_views, turn_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -46,4 +46,13 @@ urlpatterns = [
     path("players/<str:username>/", history_views.player_page, name="player"),
     path("leaderboard/", history_views.leaderboard, name="leaderboard"),
     path("rules/<str:game>/", views.rules, name="rules"),
+    path("daily/", duplicate_views.daily, name="daily"),
+    path("events/", duplicate_views.events, name="events"),
+    path("events/code/", duplicate_views.event_by_code, name="event_by_code"),
+    path("events/<int:event_id>/", duplicate_views.event_page, name="event"),
+    path("events/<int:event_id>/play/", duplicate_views.event_play, name="event_play"),
+    path("events/<int:event_id>/standings/", duplicate_views.event_standings, name="event_standings"),
+    path("events/<int:event_id>/export.json", duplicate_views.event_export, name="event_export"),
+    path("tables/<int:session_id>/same-deals/", duplicate_views.same_deals_open, name="same_deals_open"),
+    path("sessions/<int:session_id>/compared/", duplicate_views.comparison, name="comparison"),
 ]

@@ -31,6 +31,7 @@ from games import tasks
 from games.engine import GAMES, get_game
 from games.engine.fair import FairShuffle, commitment, new_seed
 from games.engine.game import State
+from games.matchpoints import Field
 from games.models import Board, BoardResult, BoardTally, Deal, DuplicateEvent, GameSession, Seat
 from games.stored import usual_seats
 
@@ -304,7 +305,27 @@ def revealed(event: DuplicateEvent) -> bool:
         return False
     if GameSession.objects.filter(event=event, status=GameSession.Status.PLAYING).exists():
         tables_end(event)
+    if not event.settled:
+        percents_fix(event)
     return True
+
+
+@transaction.atomic
+def percents_fix(event: DuplicateEvent) -> None:
+    """Once the event reveals its field is final: each result's percentage is written, once, for the
+    monthly ladder (one update per seat and value)."""
+    locked = DuplicateEvent.objects.select_for_update().get(pk=event.pk)
+    if locked.settled:
+        return
+    counts: dict[tuple[int, int], dict[float, int]] = {}
+    for tally in BoardTally.objects.filter(board__event=event):
+        counts.setdefault((tally.board_id, tally.seat), {})[tally.value] = tally.count
+    for (board_id, seat), values in counts.items():
+        field = Field(values)
+        for value in values:
+            BoardResult.objects.filter(board_id=board_id, seat=seat, value=value).update(percent=field.percent(value))
+    locked.settled = event.settled = True
+    locked.save(update_fields=["settled"])
 
 
 @transaction.atomic
