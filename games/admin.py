@@ -7,10 +7,13 @@ from django.utils.translation import ngettext
 from . import services
 from .models import (
     Block,
+    Board,
+    BoardResult,
     ChatMessage,
     ChatMute,
     Deal,
     DealReview,
+    DuplicateEvent,
     GameSession,
     Invitation,
     PeriodStanding,
@@ -230,6 +233,54 @@ class BlockAdmin(admin.ModelAdmin):
     search_fields = ("user__username", "blocked__username")
     list_select_related = ("user", "blocked")
     readonly_fields = ("user", "blocked", "created")
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+
+class BoardInline(ReadOnlyInline):
+    model = Board
+    fields = ("number", "commitment", "references", "computer", "par")
+    readonly_fields = fields  # the seed stays out of the admin's pages until the event reveals (its export)
+
+
+@admin.register(DuplicateEvent)
+class DuplicateEventAdmin(admin.ModelAdmin):
+    """Daily deals and duplicate events: admins may change an event's name, privacy and window (its
+    deals, once drawn, are never changed)."""
+
+    list_display = ("__str__", "game", "day", "deal_count", "opens", "closes", "unlisted", "creator")
+    list_filter = ("game", "unlisted")
+    search_fields = ("name", "code", "creator__username")
+    date_hierarchy = "opens"
+    fields = (
+        "game",
+        "day",
+        "name",
+        "creator",
+        "deal_count",
+        "players",
+        "unlisted",
+        "code",
+        "opens",
+        "closes",
+        "reveals",
+    )
+    readonly_fields = ("game", "day", "creator", "deal_count", "players", "code")
+    inlines = [BoardInline]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+
+@admin.register(BoardResult)
+class BoardResultAdmin(admin.ModelAdmin):
+    list_display = ("board", "user", "seat", "value", "left", "percent", "finished")
+    list_filter = ("left",)
+    search_fields = ("user__username",)
+    list_select_related = ("board__event", "user")
+    raw_id_fields = ("board", "user", "session")
+    readonly_fields = ("board", "user", "seat", "session", "value", "left", "percent", "started", "finished")
 
     def has_add_permission(self, request) -> bool:
         return False

@@ -68,7 +68,7 @@ def board_page(board: Board, user: Any, page: int = 1) -> BoardPage:
     pages = max(1, -(-played.size // RESULTS_PER_PAGE))
     page = min(max(1, page), pages)
     finished = BoardResult.objects.filter(board=board, seat=seat, value__isnull=False)
-    chunk = finished.select_related("user").order_by("-value", "finished", "pk")[
+    chunk = finished.select_related("user").order_by("-value", "pk")[
         (page - 1) * RESULTS_PER_PAGE : page * RESULTS_PER_PAGE
     ]
 

@@ -81,14 +81,14 @@ def event_play(request: HttpRequest, event_id: int) -> HttpResponse:
 def event_page(request: HttpRequest, event_id: int) -> HttpResponse:
     """The event's results for who may see them; for anyone else only what it is and the way to play."""
     event = _event_visible(request, event_id)
-    context: dict = {"event": event, "revealed": duplicate.revealed(event), "now": duplicate.duplicate_now()}
     mine = (
         GameSession.objects.filter(event=event, seats__user=request.user).first()
         if request.user.is_authenticated
         else None
     )
+    context: dict = {"event": event, "revealed": duplicate.revealed(event), "now": duplicate.duplicate_now()}
     context["mine"] = mine
-    if not duplicate.may_see_event(event, request.user):
+    if not (context["revealed"] or duplicate.may_see_event(event, request.user, mine)):
         return render(request, "games/event.html", context, status=403 if mine else 200)
     boards = list(event.boards.all())
     number = _number(request.GET.get("deal"), len(boards))

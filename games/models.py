@@ -673,7 +673,7 @@ class BoardResult(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["board", "user"], name="board_try_once")]
         indexes = [
-            models.Index(fields=["board", "seat", "-value"], name="board_field"),
+            models.Index(fields=["board", "seat", "-value", "id"], name="board_field"),
             models.Index(fields=["user", "finished"], name="board_results_of"),
         ]
 

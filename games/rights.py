@@ -62,7 +62,7 @@ def may_join(session: GameSession, seats: Sequence[Seat], user_id: int | None) -
 
 def may_rematch(session: GameSession, user_id: int | None) -> bool:
     """The host of a finished session asks to play it again (once: asking again finds the same table)."""
-    return session.status == GameSession.Status.FINISHED and user_id == session.host_id
+    return session.status == GameSession.Status.FINISHED and user_id == session.host_id and session.event_id is None
 
 
 def may_leave(session: GameSession, seat: Seat | None) -> bool:

@@ -38,6 +38,7 @@ from games.stored import usual_seats
 from .errors import TableError
 from .fair import Shuffle
 
+OPEN = (GameSession.Status.WAITING, GameSession.Status.PLAYING)  # a table whose try is not over yet
 PLAYER_SEAT = 0  # everyone plays an event's deals from the same seat
 COMPUTER_LEVEL = "strong"
 DAILY_GRACE = timedelta(hours=1)  # a daily deal started just before midnight may still be finished
@@ -349,19 +350,16 @@ def played_by(event: DuplicateEvent, user: Any) -> bool:
     """``user``'s own table at the event is over (finished, or left): its results are theirs to see."""
     if user is None or not user.is_authenticated:
         return False
-    return (
-        GameSession.objects.filter(event=event, seats__user=user)
-        .exclude(status__in=(GameSession.Status.WAITING, GameSession.Status.PLAYING))
-        .exists()
-    )
+    return GameSession.objects.filter(event=event, seats__user=user).exclude(status__in=OPEN).exists()
 
 
-def may_see_event(event: DuplicateEvent, user: Any) -> bool:
+def may_see_event(event: DuplicateEvent, user: Any, mine: GameSession | None = None) -> bool:
     """The event's results, tables, replays and reviews: for who played it, staff, and, once it
-    reveals, everyone."""
+    reveals, everyone. ``mine``: the person's own table at the event, where the caller has it."""
     if user is not None and user.is_authenticated and user.is_staff:
         return True
-    return played_by(event, user) or revealed(event)
+    done = mine.status not in OPEN if mine is not None else played_by(event, user)
+    return done or revealed(event)
 
 
 # -- the references beside the field -------------------------------------------------------------

@@ -217,6 +217,8 @@ def session_rematch(*, session_id: int, user: User) -> GameSession:
     session = locked_session(session_id)
     if session.status != GameSession.Status.FINISHED:
         raise TableError(_("Only a finished session can be played again."), code="not_finished")
+    if session.event_id is not None:
+        raise TableError(_("An event's deals are played once by each player."), code="event")
     if not rights.may_rematch(session, user.pk):
         host_only(session, user)
     if session.rematch_id is not None:

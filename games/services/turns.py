@@ -91,6 +91,8 @@ def turn_begin(
             pause = max(pause, settings.FEMKORT_TRICK_PAUSE_SECONDS)
         session.due = now + timedelta(seconds=max(pause, settings.FEMKORT_REDEAL_WINDOW_SECONDS) if asking else pause)
         return
+    if session.event_id is not None:  # a person's own try at an event: nobody stands in; it waits until the close
+        return
     if session.turn_based:  # nobody is expected to be there: the deadline is all that is looked at
         session.deadline = session.due = now + pace_time(session)
         return

@@ -25,7 +25,7 @@ NOT_YET = {
 # The site is called Femkort Online, and its settings, files and checks carry that brand:
 # these are the project's name, not the game's.
 BRAND = re.compile(
-    r"femkort[ _-](online|site)|femkort_[a-z_]+|femkort-(bench|csp|db|session|deal)|femkort\.w\d+",
+    r"femkort[ _-](online|site)|femkort_[a-z_]+|femkort-(bench|csp|db|session|deal|event)|femkort\.w\d+",
     re.IGNORECASE,
 )
 

@@ -219,3 +219,25 @@ def test_every_game_has_a_daily_deal_that_plays_to_its_end(players, game):
     board = Board.objects.get(event=event)
     assert board.references
     assert set(board.computer) == {str(seat) for seat in range(event.players)}
+
+
+def test_an_event_table_waits_for_its_player_and_then_links_the_results(players, clock):
+    """Nobody stands in for a person away from their own try: it waits (until the event closes)."""
+    alice = players[0]
+    event = today_event()
+    session = services.event_play(user=alice, event_id=event.pk)
+    services.computers_play_all(session_id=session.pk)
+    session.refresh_from_db()
+    assert session.to_act == duplicate.PLAYER_SEAT
+    assert session.due is None
+    clock.advance(3600)
+    services.turn_check(session_id=session.pk, seen_seq=session.seq)
+    session.refresh_from_db()
+    seat = session.seats.get(user=alice)
+    assert session.status == GameSession.Status.PLAYING
+    assert not seat.stand_in
+    with pytest.raises(TableError):
+        services.session_rematch(session_id=play_out(session, alice, at_random(5)).pk, user=alice)
+    page = logged_in(alice).get(reverse("table", args=[session.pk])).content.decode()
+    assert reverse("event", args=[event.pk]) in page
+    assert "Play again" not in page
