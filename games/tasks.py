@@ -38,3 +38,9 @@ def turn_digest(user_id: int) -> str:
 def board_references(board_id: int) -> str:
     """Play a duplicate board with strong computers at every seat and search its par."""
     return services.references_compute(board_id)
+
+
+@task()
+def event_reveal(event_id: int) -> str:
+    """A duplicate event reveals: tables still in play end, every result's percentage is fixed."""
+    return services.event_reveal(event_id)

@@ -3,6 +3,7 @@
 from .chat import ChatTooFast, chat_mute, chat_post, chat_switch
 from .clocks import turn_check
 from .duplicate import event_create, event_play, references_compute
+from .duplicate import reveal as event_reveal
 from .errors import IllegalCard, NotSeated, StaleMove, TableError
 from .fair import contribution_add, verify_count
 from .hosting import host_hand_over, seat_remove, table_lock
@@ -45,6 +46,7 @@ __all__ = [
     "digest_send",
     "event_create",
     "event_play",
+    "event_reveal",
     "follow",
     "host_hand_over",
     "invitation_answer",

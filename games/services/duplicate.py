@@ -65,7 +65,10 @@ def board_identity(event: DuplicateEvent, number: int) -> str:
 
 def _boards_make(event: DuplicateEvent) -> None:
     """Draw each board's seed and commit to it; its references (the computer's result, par) are
-    computed in the background, queued in this transaction."""
+    computed in the background, and the event's reveal is queued for its time, both in this
+    transaction."""
+    shift = timedelta(seconds=settings.FEMKORT_CLOCK_SHIFT_SECONDS)
+    tasks.event_reveal.using(run_after=event.reveals - shift).enqueue(event.pk)
     for number in range(1, event.deal_count + 1):
         seed = new_seed()
         board = Board.objects.create(
@@ -360,6 +363,12 @@ def may_see_event(event: DuplicateEvent, user: Any, mine: GameSession | None = N
         return True
     done = mine.status not in OPEN if mine is not None else played_by(event, user)
     return done or revealed(event)
+
+
+def reveal(event_id: int) -> str:
+    """The event's time to reveal has come (its task): end its tables still in play, fix its percentages."""
+    event = DuplicateEvent.objects.get(pk=event_id)
+    return "revealed" if revealed(event) else "not yet"
 
 
 # -- the references beside the field -------------------------------------------------------------

@@ -207,7 +207,8 @@ def carol_of(players):
 
 
 @pytest.mark.parametrize("game", [name for name, rules in GAMES.items() if rules.on_site])
-def test_every_game_has_a_daily_deal_that_plays_to_its_end(players, game):
+def test_every_game_has_a_daily_deal_that_plays_to_its_end(players, game, monkeypatch):
+    monkeypatch.setattr(duplicate, "PAR_NODES", 5_000)  # par or "too large" alike: a quick search here
     alice = players[0]
     event = today_event(game)
     assert event.players in get_game(game).seat_counts
