@@ -9,6 +9,7 @@ import json
 import pytest
 from django.urls import reverse
 
+from games import duplicate_pages as pages
 from games import services
 from games.engine import GAMES
 from games.engine.verify import verify_each
@@ -191,3 +192,24 @@ def test_the_streak_is_on_the_profile(players):
     play_out(services.event_play(user=alice, event_id=event.pk), alice, at_random(50))
     page = logged_in(players[1]).get(reverse("player", args=[alice.username])).content.decode()
     assert "Daily deal: 1 day in a row" in page
+
+
+def test_the_monthly_ladder_ranks_by_average_percentage_once_days_reveal(players, clock):
+    alice, bob = players[:2]
+    events = []
+    for day in range(21, 26):  # five days of November (the clock's month)
+        clock.now = clock.now.replace(day=day)
+        event = today_event()
+        for seed, user in enumerate((alice, bob)):
+            play_out(services.event_play(user=user, event_id=event.pk), user, at_random(60 + 2 * day + seed))
+        events.append(event)
+    assert pages.ladder(FIRST_GAME, clock.now.date()) == []  # nothing revealed yet: no percentages
+    clock.now = clock.now.replace(day=30)
+    for event in events:
+        assert services.event_reveal(event.pk) == "revealed"  # what the task queued with the event does
+    rows = pages.ladder(FIRST_GAME, clock.now.date())
+    assert [row.deals for row in rows] == [5, 5]
+    assert rows[0].percent >= rows[1].percent
+    assert rows[0].percent + rows[1].percent == pytest.approx(100)  # two players: each deal's 100 % shared
+    assert pages.ladder(FIRST_GAME, clock.now.date(), least=6) == []
+    assert pages.streak(alice, clock.now.date()) == (0, 5)  # five days in a row, but not up to today
