@@ -320,3 +320,41 @@ def comparison(again: GameSession) -> Comparison:
         rows.append(row)
     players = max((len(row.seats) for row in rows), default=0)
     return Comparison(tables, rows, [(seat, totals[0, seat], totals[1, seat]) for seat in range(players)])
+
+
+@dataclass
+class PlayedEvent:
+    event: DuplicateEvent
+    place: int | None  # None: left before the end, nothing scored
+    field: int
+    percent: float | None
+
+
+def events_played(player: Any, viewer: Any, count: int = 5) -> list[PlayedEvent]:
+    """The player's last daily deals and events, with their place and percentage: only those the
+    viewer may see (a place says how many played, which nobody learns before playing)."""
+    sessions = (
+        GameSession.objects.filter(event__isnull=False, seats__user=player)
+        .exclude(status__in=duplicate.OPEN)
+        .select_related("event")
+        .order_by("-created")[:count]
+    )
+    rows = []
+    for session in sessions:
+        event = session.event
+        if getattr(viewer, "pk", None) != player.pk and not duplicate.may_see_event(event, viewer):
+            continue
+        if event.deal_count == 1:
+            result = BoardResult.objects.filter(board__event=event, user=player).first()
+            tally = BoardTally.objects.filter(board__event=event, seat=duplicate.PLAYER_SEAT)
+            played = Field({t.value: t.count for t in tally})
+            if result is None or result.value is None:
+                rows.append(PlayedEvent(event, None, played.size, None))
+            else:
+                rows.append(PlayedEvent(event, played.rank(result.value), played.size, played.percent(result.value)))
+            continue
+        standings = event_standings(event, viewer)
+        place = next((i for i, s in enumerate(standings, 1) if s.username == player.username), None)
+        percent = standings[place - 1].percent if place else None
+        rows.append(PlayedEvent(event, place, len(standings), percent))
+    return rows

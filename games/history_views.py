@@ -142,7 +142,12 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
         marks = review_pages.marked_by_session([seat.session_id for seat in seats], seats[0].user_id)
         for seat in seats:
             seat.marked = None if seat.private else marks[seat.session_id]
-    context = {"profile": profile, "page": page, "streak": duplicate_pages.streak(profile.player, duplicate.today())}
+    context = {
+        "profile": profile,
+        "page": page,
+        "streak": duplicate_pages.streak(profile.player, duplicate.today()),
+        "events": duplicate_pages.events_played(profile.player, request.user),
+    }
     if viewer is not None and viewer.pk != profile.player.pk:
         context |= {
             "blocked": Block.objects.filter(user=viewer, blocked=profile.player).exists(),

@@ -11,11 +11,13 @@ that change while the page is open.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
 import time
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -27,6 +29,17 @@ from .conftest import _SITE_ENV, drop_database, own_database
 from .pages import Player
 
 GAME = "femkort"
+SHOTS = os.environ.get("FEMKORT_SCREENSHOTS")  # a folder: save the pictures of the README there
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def picture(page: Page, name: str) -> None:
+    """The page on a phone, for the README (only when ``FEMKORT_SCREENSHOTS`` names a folder)."""
+    if SHOTS:
+        page.set_viewport_size(PHONE)
+        page.screenshot(path=str(Path(SHOTS) / name), full_page=True)
+        page.set_viewport_size(DESKTOP)
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +103,7 @@ def test_the_daily_deal_in_three_browsers(duplicate_site, browser: Browser):
     try:
         players = {}
         for name in ("alice", "bob", "carol"):
-            context = browser.new_context(base_url=base, viewport={"width": 1280, "height": 800})
+            context = browser.new_context(base_url=base, viewport=DESKTOP)
             contexts.append(context)
             players[name] = Player.sign_up(context, f"{name}{port}")
         alice, bob, carol = players["alice"], players["bob"], players["carol"]
@@ -132,6 +145,7 @@ def test_the_daily_deal_in_three_browsers(duplicate_site, browser: Browser):
         assert sorted(float(p) for p in percents) in ([0.0, 100.0], [50.0, 50.0])
         expect(page.locator(".computer-result")).to_be_visible()
         assert "2 results from the same seat" in page.content()
+        picture(page, "daily-results-phone.png")
 
         # The day closes: the server comes back with the events' clock an hour and a minute into tomorrow.
         ((reveals,),) = rows_of(url, "SELECT reveals FROM games_duplicateevent WHERE id = %s", event)
@@ -156,6 +170,7 @@ def test_the_daily_deal_in_three_browsers(duplicate_site, browser: Browser):
         assert checked.returncode == 0, checked.stdout + checked.stderr
         carol.page.goto("/daily/")
         expect(carol.page.locator("body")).to_contain_text(seed)  # yesterday's deals, revealed
+        picture(carol.page, "daily-phone.png")
 
         # A finished Euchre table dealt again deals the same cards; the comparison scores both.
         alice.against_computers(game="euchre", seats=4, points="5")
@@ -180,6 +195,7 @@ def test_the_daily_deal_in_three_browsers(duplicate_site, browser: Browser):
         page.goto(f"/sessions/{again}/compared/")
         expect(page.locator(".compared-points").first).to_be_visible()
         expect(page.locator("table.compared-totals")).to_be_visible()
+        picture(page, "same-deals-compared-phone.png")
 
         # A duplicate event of four deals, three players: standings change while Alice's page is open.
         page.goto("/events/")
@@ -199,7 +215,7 @@ def test_the_daily_deal_in_three_browsers(duplicate_site, browser: Browser):
         expect(standings.locator("tbody tr")).to_have_count(3)
         expect(standings).to_contain_text("4/4")
         # A fourth player starts: the open page shows them without a reload.
-        dave_context = browser.new_context(base_url=base, viewport={"width": 1280, "height": 800})
+        dave_context = browser.new_context(base_url=base, viewport=DESKTOP)
         contexts.append(dave_context)
         dave = Player.sign_up(dave_context, f"dave{port}")
         dave.page.goto(event_page)
@@ -207,6 +223,7 @@ def test_the_daily_deal_in_three_browsers(duplicate_site, browser: Browser):
         dave.page.wait_for_url(re.compile(r"/tables/\d+/$"))
         expect(standings.locator("tbody tr")).to_have_count(4, timeout=30_000)
         expect(standings).to_contain_text(dave.name)
+        picture(page, "event-standings-phone.png")
     finally:
         server.__exit__(None, None, None)
         for context in contexts:

@@ -213,3 +213,17 @@ def test_the_monthly_ladder_ranks_by_average_percentage_once_days_reveal(players
     assert rows[0].percent + rows[1].percent == pytest.approx(100)  # two players: each deal's 100 % shared
     assert pages.ladder(FIRST_GAME, clock.now.date(), least=6) == []
     assert pages.streak(alice, clock.now.date()) == (0, 5)  # five days in a row, but not up to today
+
+
+def test_the_profile_ranks_the_events_played_only_for_who_may_see_them(players):
+    alice, bob, carol = players[:3]
+    event = today_event()
+    for seed, user in enumerate((alice, bob)):
+        play_out(services.event_play(user=user, event_id=event.pk), user, at_random(70 + seed))
+    profile = reverse("player", args=[alice.username])
+    seen_by_bob = logged_in(bob).get(profile).content.decode()
+    assert reverse("event", args=[event.pk]) in seen_by_bob
+    assert "of 2</span>" in seen_by_bob  # her place among the two who played
+    seen_by_carol = logged_in(carol).get(profile).content.decode()
+    assert reverse("event", args=[event.pk]) not in seen_by_carol  # how many played: not before she has
+    assert "of 2</span>" not in seen_by_carol
