@@ -242,3 +242,12 @@ def test_an_event_table_waits_for_its_player_and_then_links_the_results(players,
     page = logged_in(alice).get(reverse("table", args=[session.pk])).content.decode()
     assert reverse("event", args=[event.pk]) in page
     assert "Play again" not in page
+
+
+def test_an_event_table_offers_no_link_to_share(players):
+    """Its address opens nothing for anyone else: no "Invite" button copies it."""
+    alice = players[0]
+    session = services.event_play(user=alice, event_id=today_event().pk)
+    page = logged_in(alice).get(reverse("table", args=[session.pk])).content.decode()
+    assert 'class="copy-invite"' not in page
+    assert "To invite players" not in page
