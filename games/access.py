@@ -30,7 +30,7 @@ ADMITTED_KEEP = 50  # the most recent ones are enough; the list rides in every s
 def may_see(session: GameSession, user: Any, admitted: Mapping[str, Any] | None) -> bool:
     """``admitted``: the browser session (Django's request or socket session), which holds the codes shown."""
     if session.event_id is not None:  # an event's table: its cards stay hidden from who has not played it
-        return _seated(session, user) or duplicate.may_see_event(session.event, user)
+        return _seated(session, user) or duplicate.may_see_table(session, user)
     if not session.unlisted:
         return True
     if session.pk in admitted_tables(admitted):

@@ -266,7 +266,8 @@ class DuplicateEventAdmin(admin.ModelAdmin):
         "closes",
         "reveals",
     )
-    readonly_fields = ("game", "day", "creator", "deal_count", "players", "code")
+    # The window is fixed when the event is made (its reveal is queued for that time): not edited.
+    readonly_fields = ("game", "day", "creator", "deal_count", "players", "code", "opens", "closes", "reveals")
     inlines = [BoardInline]
 
     def has_add_permission(self, request) -> bool:
@@ -284,3 +285,6 @@ class BoardResultAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False  # the board's tally counts it

@@ -243,10 +243,14 @@ def ladder(game: str, month: date, least: int = LADDER_MIN_DEALS) -> list[Ladder
 
 
 def streak(user: Any, today: date) -> tuple[int, int]:
-    """Days in a row with a daily deal played (ending today or yesterday), and the longest run."""
+    """Days in a row with a daily deal played, and the longest run, counting revealed days only (who
+    has played today's deal is nobody's business until it reveals): a run is current when its last
+    day is one of the last two."""
     days = sorted(
         set(
-            BoardResult.objects.filter(user=user, board__event__day__isnull=False)
+            BoardResult.objects.filter(
+                user=user, board__event__day__isnull=False, board__event__reveals__lte=duplicate.duplicate_now()
+            )
             .filter(Q(value__isnull=False) | Q(left=True))
             .values_list("board__event__day", flat=True)
         ),
@@ -259,7 +263,7 @@ def streak(user: Any, today: date) -> tuple[int, int]:
         run = run + 1 if previous is not None and previous - day == timedelta(days=1) else 1
         longest = max(longest, run)
         previous = day
-    if days and today - days[0] <= timedelta(days=1):
+    if days and today - days[0] <= timedelta(days=2):
         current = 1
         for newer, older in pairwise(days):
             if newer - older != timedelta(days=1):
@@ -342,8 +346,9 @@ def events_played(player: Any, viewer: Any, count: int = 5) -> list[PlayedEvent]
     rows = []
     for session in sessions:
         event = session.event
-        if getattr(viewer, "pk", None) != player.pk and not duplicate.may_see_event(event, viewer):
-            continue
+        own = getattr(viewer, "pk", None) == player.pk or getattr(viewer, "is_staff", False)
+        if not own and (event.unlisted or not duplicate.may_see_event(event, viewer)):
+            continue  # a private event stays private; an open one, until the viewer may see its results
         if event.deal_count == 1:
             result = BoardResult.objects.filter(board__event=event, user=player).first()
             tally = BoardTally.objects.filter(board__event=event, seat=duplicate.PLAYER_SEAT)

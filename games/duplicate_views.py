@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from datetime import timedelta
 
 from django import forms
@@ -10,13 +12,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from . import duplicate_pages as pages
 from . import services
-from .access import code_matches, may_see
+from .access import code_matches, code_tried, may_see, normal_code, refused_page
 from .engine import GAMES
 from .models import DuplicateEvent, GameSession
 from .services import duplicate
@@ -52,35 +55,57 @@ def daily(request: HttpRequest) -> HttpResponse:
 
 
 def _event_visible(request: HttpRequest, event_id: int) -> DuplicateEvent:
-    """An event anyone may look at (not its results): a private one by its code, or for its players."""
+    """An event anyone may look at (not its results): a private one by its code (a counted try, like
+    a table's), or for its creator and players."""
     event = get_object_or_404(DuplicateEvent, pk=event_id)
-    if event.unlisted and not (
-        code_matches(event, request.GET.get("code") or request.POST.get("code"))
-        or (request.user.is_authenticated and (event.creator_id == request.user.pk or request.user.is_staff))
-        or (
-            request.user.is_authenticated and GameSession.objects.filter(event=event, seats__user=request.user).exists()
-        )
+    if not event.unlisted:
+        return event
+    user = request.user
+    if user.is_authenticated and (
+        user.is_staff
+        or event.creator_id == user.pk
+        or GameSession.objects.filter(event=event, seats__user=user).exists()
     ):
-        raise Http404("No such event.")
-    return event
+        return event
+    code = request.GET.get("code") or request.POST.get("code")
+    if code:
+        code_tried(user=user, client=request.META.get("REMOTE_ADDR"))
+        if code_matches(event, code):
+            return event
+    raise Http404("No such event.")
+
+
+def event_visible(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Every page of an event (``event_id``) answers 404 to whoever may not find it, 429 past the codes' limit."""
+
+    @functools.wraps(view)
+    def checked(request: HttpRequest, event_id: int) -> HttpResponse:
+        try:
+            event = _event_visible(request, event_id)
+        except services.TableError as refused:
+            return refused_page(request, refused.message, status=429)
+        return view(request, event)
+
+    return checked
 
 
 @login_required
 @require_POST
-def event_play(request: HttpRequest, event_id: int) -> HttpResponse:
-    _event_visible(request, event_id)
+@event_visible
+def event_play(request: HttpRequest, event: DuplicateEvent) -> HttpResponse:
     try:
-        session = services.event_play(user=request.user, event_id=event_id)
+        session = services.event_play(user=request.user, event_id=event.pk)
     except services.TableError as refused:
         messages.error(request, refused.message)
-        return redirect("event", event_id=event_id)
+        return redirect(_event_url(event))
     return redirect("table", session_id=session.pk)
 
 
 @require_safe
-def event_page(request: HttpRequest, event_id: int) -> HttpResponse:
-    """The event's results for who may see them; for anyone else only what it is and the way to play."""
-    event = _event_visible(request, event_id)
+@event_visible
+def event_page(request: HttpRequest, event: DuplicateEvent) -> HttpResponse:
+    """The event's results for who may see them; for anyone else only what it is and the way to play.
+    A deal's results show only to who has had their try at it (or once the event reveals)."""
     mine = (
         GameSession.objects.filter(event=event, seats__user=request.user).first()
         if request.user.is_authenticated
@@ -93,10 +118,12 @@ def event_page(request: HttpRequest, event_id: int) -> HttpResponse:
     boards = list(event.boards.all())
     number = _number(request.GET.get("deal"), len(boards))
     board = boards[number - 1]
+    open_to_me = context["revealed"] or request.user.is_staff or number in duplicate.boards_tried(event, request.user)
+    page = _number(request.GET.get("page"), 10**6)
     context |= {
         "boards": boards,
         "board": board,
-        "results": pages.board_page(board, request.user, _number(request.GET.get("page"), 10**6)),
+        "results": pages.board_page(board, request.user, page) if open_to_me else None,
         "standings": pages.event_standings(event, request.user) if event.deal_count > 1 else None,
         "visible": True,
     }
@@ -104,9 +131,9 @@ def event_page(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 @require_safe
-def event_standings(request: HttpRequest, event_id: int) -> HttpResponse:
+@event_visible
+def event_standings(request: HttpRequest, event: DuplicateEvent) -> HttpResponse:
     """The standings alone, fetched again every few seconds by the event page while it is open."""
-    event = _event_visible(request, event_id)
     if not duplicate.may_see_event(event, request.user):
         raise Http404("No such event.")
     context = {"event": event, "standings": pages.event_standings(event, request.user)}
@@ -114,8 +141,8 @@ def event_standings(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 @require_safe
-def event_export(request: HttpRequest, event_id: int) -> JsonResponse:
-    event = _event_visible(request, event_id)
+@event_visible
+def event_export(request: HttpRequest, event: DuplicateEvent) -> HttpResponse:
     if not duplicate.revealed(event):
         raise Http404("Not revealed yet.")
     response = JsonResponse(pages.event_export(event), safe=False)
@@ -135,7 +162,7 @@ def events(request: HttpRequest) -> HttpResponse:
             except services.TableError as refused:
                 form.add_error(None, refused.message)
             else:
-                return redirect("event", event_id=event.pk)
+                return redirect(_event_url(event))
     now = duplicate.duplicate_now()
     listed = DuplicateEvent.objects.filter(day__isnull=True, unlisted=False)
     context = {
@@ -151,12 +178,18 @@ def events(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def event_by_code(request: HttpRequest) -> HttpResponse:
-    code = (request.GET.get("code") or "").strip()
-    event = DuplicateEvent.objects.filter(code=code.upper()).first() if code else None
+    code = normal_code(request.GET.get("code") or "")
+    if not code:
+        return redirect("events")
+    try:
+        code_tried(user=request.user, client=request.META.get("REMOTE_ADDR"))
+    except services.TableError as refused:
+        return refused_page(request, refused.message, status=429)
+    event = DuplicateEvent.objects.filter(code=code).first()
     if event is None:
         messages.error(request, _("No event has that code."))
         return redirect("events")
-    return redirect(f"/events/{event.pk}/?code={event.code}")
+    return redirect(_event_url(event))
 
 
 @login_required
@@ -186,6 +219,11 @@ def comparison(request: HttpRequest, session_id: int) -> HttpResponse:
     ):
         raise Http404("No such table.")
     return render(request, "games/comparison.html", {"compared": pages.comparison(again)})
+
+
+def _event_url(event: DuplicateEvent) -> str:
+    link = reverse("event", args=[event.pk])
+    return f"{link}?code={event.code}" if event.unlisted and event.code else link
 
 
 def _number(raw: str | None, most: int) -> int:

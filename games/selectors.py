@@ -884,6 +884,8 @@ def session_result(session: GameSession, seats: Sequence[Seat]) -> str:
         return _("This table was closed before it started.")
     if session.status != GameSession.Status.FINISHED:
         return ""
+    if session.event_id is not None:
+        return _("These deals are scored by matchpoints against everyone who played them.")
     if session.winner_id is None:
         winners = match_of(session, seats).winners if session.match else ()
         if len(winners) == 1:

@@ -33,6 +33,8 @@ def chat_post(*, session_id: int, user: User, text: str) -> ChatMessage:
     table's chat is off, the text is empty or too long, or the author writes too fast."""
     if not user.is_authenticated:
         raise TableError(_("Log in to chat."), code="chat_login")
+    if GameSession.objects.filter(pk=session_id, event__isnull=False).exists():
+        raise TableError(_("An event's table has no chat."), code="chat_off")
     text = _clean(text)
     if not text:
         raise TableError(_("Write something first."), code="chat_empty")
@@ -80,6 +82,8 @@ def chat_switch(*, session_id: int, user: User, on: bool) -> GameSession:
             raise TableError(_("This table does not exist."), code="missing")
         if not user.is_authenticated or session.host_id != user.pk:
             raise TableError(_("Only the host can turn the chat on or off."), code="not_host")
+        if session.event_id is not None:
+            raise TableError(_("An event's table has no chat."), code="chat_off")
         if session.chat_on != on:
             session.chat_on = on
             session.save(update_fields=["chat_on"])

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import secrets
 from dataclasses import asdict
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
@@ -114,8 +115,6 @@ def event_create(
 ) -> DuplicateEvent:
     """A duplicate event of ``deal_count`` deals, open for new tables for ``window_seconds`` from now.
     A creator has at most ``OPEN_EVENTS_PER_CREATOR`` open at once (counted under their row lock)."""
-    from .tables import _new_code
-
     rules = GAMES.get(game)
     if rules is None or not rules.on_site:
         raise TableError(_("Unknown game."))
@@ -142,13 +141,22 @@ def event_create(
         name=name.strip()[:60],
         creator=user,
         unlisted=unlisted,
-        code=_new_code() if unlisted else None,
+        code=_event_code() if unlisted else None,
         opens=now,
         closes=now + window,
         reveals=now + window + min(window, DAILY_GRACE),
     )
     _boards_make(event)
     return event
+
+
+def _event_code() -> str:
+    from .tables import CODE_LENGTH, CODE_LETTERS
+
+    while True:
+        code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+        if not DuplicateEvent.objects.filter(code=code).exists():
+            return code
 
 
 @transaction.atomic
@@ -179,6 +187,7 @@ def event_play(*, user: User, event_id: int) -> GameSession:
         host=user,
         unlisted=True,
         event=event,
+        chat_on=False,  # one person's table: nobody to talk to, and nothing to tell who has not played
         active=timezone.now(),
     )
     Seat.objects.bulk_create(
@@ -216,11 +225,13 @@ def event_shuffle(session: GameSession, seats: list[Seat]) -> Shuffle:
         if seat.user_id and not seat.computer:
             try:
                 with transaction.atomic():
-                    BoardResult.objects.get_or_create(
+                    tried, _made = BoardResult.objects.get_or_create(
                         board=board, user_id=seat.user_id, defaults={"seat": seat.position, "session": session}
                     )
             except IntegrityError:
-                raise TableError(_("You have played this already: one try each."), code="played") from None
+                tried = None
+            if tried is None or tried.session_id != session.pk or tried.left:  # a try had at another table
+                raise TableError(_("You have played this already: one try each."), code="played")
     contributions = [""] * len(seats)
     fair = {
         "stream": "fair-shuffle-v1",
@@ -304,14 +315,13 @@ def fair_shown(session: GameSession, fair: dict[str, Any]) -> dict[str, Any]:
 
 def revealed(event: DuplicateEvent) -> bool:
     """Everything of the event is public: its time to reveal has come and no table of it is in play
-    (one still playing then is ended first, so nobody learns a seed of a deal in front of them)."""
+    (the reveal's task ends those first, so nobody learns the seed of a deal in front of them). Only
+    reads: a page never ends anyone's table."""
+    if event.settled:
+        return True
     if duplicate_now() < event.reveals:
         return False
-    if GameSession.objects.filter(event=event, status=GameSession.Status.PLAYING).exists():
-        tables_end(event)
-    if not event.settled:
-        percents_fix(event)
-    return True
+    return not GameSession.objects.filter(event=event, status=GameSession.Status.PLAYING).exists()
 
 
 @transaction.atomic
@@ -356,6 +366,26 @@ def played_by(event: DuplicateEvent, user: Any) -> bool:
     return GameSession.objects.filter(event=event, seats__user=user).exclude(status__in=OPEN).exists()
 
 
+def may_see_table(session: GameSession, user: Any) -> bool:
+    """Someone else's table at the event: staff, everyone once it reveals, and whoever has tried every
+    one of its deals (left ones count): one who left at the first deal sees no other table's later deals."""
+    event = session.event
+    if user is not None and user.is_authenticated and user.is_staff:
+        return True
+    if revealed(event):
+        return True
+    if user is None or not user.is_authenticated or not played_by(event, user):
+        return False
+    return BoardResult.objects.filter(board__event=event, user=user).count() >= event.deal_count
+
+
+def boards_tried(event: DuplicateEvent, user: Any) -> set[int]:
+    """The numbers of the event's deals ``user`` has had their try at."""
+    if user is None or not user.is_authenticated:
+        return set()
+    return set(BoardResult.objects.filter(board__event=event, user=user).values_list("board__number", flat=True))
+
+
 def may_see_event(event: DuplicateEvent, user: Any, mine: GameSession | None = None) -> bool:
     """The event's results, tables, replays and reviews: for who played it, staff, and, once it
     reveals, everyone. ``mine``: the person's own table at the event, where the caller has it."""
@@ -366,9 +396,21 @@ def may_see_event(event: DuplicateEvent, user: Any, mine: GameSession | None = N
 
 
 def reveal(event_id: int) -> str:
-    """The event's time to reveal has come (its task): end its tables still in play, fix its percentages."""
+    """The event's time to reveal has come (its task): end its tables still in play, compute any
+    reference still missing, fix its percentages. Run too early (the clock moved), it queues itself
+    again for the time."""
     event = DuplicateEvent.objects.get(pk=event_id)
-    return "revealed" if revealed(event) else "not yet"
+    if event.settled:
+        return "revealed already"
+    if duplicate_now() < event.reveals:
+        shift = timedelta(seconds=settings.FEMKORT_CLOCK_SHIFT_SECONDS)
+        tasks.event_reveal.using(run_after=event.reveals - shift).enqueue(event.pk)
+        return "not yet"
+    tables_end(event)
+    for board_id in event.boards.filter(references=False).values_list("pk", flat=True):
+        references_compute(board_id)  # its own task failed or has not run: the export needs its play
+    percents_fix(event)
+    return "revealed"
 
 
 # -- the references beside the field -------------------------------------------------------------

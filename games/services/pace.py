@@ -19,6 +19,8 @@ from .turns import _my_seat_in_play, changed
 def pace_ask(*, session_id: int, user: User, pace_seconds: int) -> GameSession:
     """Ask the table to play on at ``pace_seconds`` (0: live); the asker agrees at once."""
     session, seats, seat = _my_seat_in_play(session_id, user)
+    if session.event_id is not None:
+        raise TableError(_("An event's table waits for you anyway: its pace does not change."), code="pace")
     if pace_seconds not in dict(PACES) or pace_seconds == session.pace_seconds:
         raise TableError(_("Choose another pace than the table's."), code="pace")
     if not rights.may_ask_pace(session, seat):

@@ -414,7 +414,7 @@ def _settle(
     store_match(session, match)
     if session.event_id is not None:
         duplicate.deal_scored(session, list(seats), state)
-    if match.finished or _plan_over(session, deal.number):
+    if (match.finished and session.event_id is None) or _plan_over(session, deal.number):
         session.status = GameSession.Status.FINISHED
         session.finished = timezone.now()
         winning = _winning(session, match)
@@ -427,13 +427,19 @@ def _settle(
                 seat.save(update_fields=["won"])
         won = [seat for seat in seats if seat.won]
         session.winner = won[0] if len(winning) == 1 and won else None
-        if session.event_id is None:  # an event's deals count on its own results, not the leaderboards
+        if rated(session):
             standings_record(session, seats)
         fair.seed_drop(session)
         review.reviews_queue(session)
         return None
     _, next_state, _ = deal_next(session, match, seats, number=deal.number + 1, rng=rng)
     return next_state
+
+
+def rated(session: GameSession) -> bool:
+    """Whether the session counts on the leaderboards: not an event's table (scored by matchpoints),
+    nor a table of another's deals again (its players may know the cards)."""
+    return session.event_id is None and session.same_deals_as_id is None
 
 
 def _plan_over(session: GameSession, number: int) -> bool:

@@ -123,7 +123,11 @@ def standings_rebuild() -> int:
     Standing.objects.all().delete()
     PeriodStanding.objects.all().delete()
     Seat.objects.exclude(rating_after=None).update(rating_after=None)
-    finished = GameSession.objects.filter(status=GameSession.Status.FINISHED).order_by("finished", "pk")
+    finished = GameSession.objects.filter(
+        status=GameSession.Status.FINISHED,
+        event__isnull=True,
+        same_deals_as__isnull=True,  # as ``play.rated``
+    ).order_by("finished", "pk")
     count = 0
     for session in finished.iterator(chunk_size=500):
         standings_record(session, list(session.seats.order_by("position")))

@@ -113,6 +113,8 @@ def session_start(
         )
         raise TableError(message % {"count": needed}, code="too_few")
     rules = get_game(session.game)
+    if session.same_deals_as_id is not None and len(taken) != session.seat_count:
+        raise TableError(_("Every seat must be filled: the same deals go to the same seats."), code="too_few")
     if len(taken) not in seat_choices(rules):  # a game of some table sizes only: empty seats cannot all close
         raise TableError(seats_said(rules), code="seat_count")
     problem = rules.table_problem(len(taken), rules.parse_options(session.options))

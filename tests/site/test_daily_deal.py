@@ -187,10 +187,13 @@ def test_the_seed_is_revealed_when_the_day_closes_and_every_deal_verifies(player
     export = session_export(session)
     assert "seed" not in export[0]["fair"]
     settings.FEMKORT_CLOCK_SHIFT_SECONDS = (event.reveals - duplicate.duplicate_now()).total_seconds() + 1
+    assert not duplicate.revealed(event)  # Bob's table is still in play: a page ends nobody's table
+    assert services.event_reveal(event.pk) == "revealed"  # the reveal's task does
     assert duplicate.revealed(event)
     bobs.refresh_from_db()
     assert bobs.status == GameSession.Status.ABANDONED  # still in play at the close: ended, counted as played
     assert BoardResult.objects.get(user=bob).left
+    assert services.event_reveal(event.pk) == "revealed already"
     export = session_export(session)
     assert export[0]["fair"]["seed"] == event.boards.get().seed
     assert verify_each(export) == [[]]

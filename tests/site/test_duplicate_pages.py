@@ -14,9 +14,9 @@ from games import services
 from games.engine import GAMES
 from games.engine.verify import verify_each
 from games.matchpoints import Field
-from games.models import BoardResult, GameSession
+from games.models import BoardResult, GameSession, Standing
 from games.services import duplicate
-from games.stored import deal_start
+from games.stored import deal_start, deal_state
 from tests.site.test_daily_deal import at_random, play_out, today_event
 from tests.site_helpers import logged_in, run_tasks, started_table
 
@@ -186,12 +186,14 @@ def test_a_finished_euchre_table_dealt_again_deals_the_same_cards_and_is_compare
     assert all(problems == [] for problems in verify_each(export))
 
 
-def test_the_streak_is_on_the_profile(players):
+def test_the_streak_is_on_the_profile_once_the_day_reveals(players, clock):
     alice = players[0]
     event = today_event()
     play_out(services.event_play(user=alice, event_id=event.pk), alice, at_random(50))
-    page = logged_in(players[1]).get(reverse("player", args=[alice.username])).content.decode()
-    assert "Daily deal: 1 day in a row" in page
+    profile = reverse("player", args=[alice.username])
+    assert "Daily deal:" not in logged_in(players[1]).get(profile).content.decode()  # who played today: not yet
+    clock.advance((event.reveals - clock.now).total_seconds() + 1)
+    assert "Daily deal: 1 day in a row" in logged_in(players[1]).get(profile).content.decode()
 
 
 def test_the_monthly_ladder_ranks_by_average_percentage_once_days_reveal(players, clock):
@@ -227,3 +229,79 @@ def test_the_profile_ranks_the_events_played_only_for_who_may_see_them(players):
     seen_by_carol = logged_in(carol).get(profile).content.decode()
     assert reverse("event", args=[event.pk]) not in seen_by_carol  # how many played: not before she has
     assert "of 2</span>" not in seen_by_carol
+
+
+def test_an_event_table_has_no_chat(players):
+    alice, bob = players[:2]
+    event = today_event()
+    session = services.event_play(user=alice, event_id=event.pk)
+    play_out(services.event_play(user=bob, event_id=event.pk), bob, at_random(80))
+    for user in (alice, bob):
+        with pytest.raises(services.TableError):
+            services.chat_post(session_id=session.pk, user=user, text="hello")
+    with pytest.raises(services.TableError):
+        services.chat_switch(session_id=session.pk, user=alice, on=True)
+    with pytest.raises(services.TableError):
+        services.pace_ask(session_id=session.pk, user=alice, pace_seconds=24 * 3600)
+
+
+def test_leaving_at_the_first_deal_opens_no_later_deal(players):
+    """Bob left his event table at its first deal: the other tables' later deals stay hidden from him."""
+    alice, bob = players[:2]
+    event = services.event_create(user=alice, game=FIRST_GAME, deal_count=2, window_seconds=3600)
+    alices = play_out(services.event_play(user=alice, event_id=event.pk), alice, at_random(81))
+    bobs = services.event_play(user=bob, event_id=event.pk)
+    services.session_leave(session_id=bobs.pk, user=bob)
+    client = logged_in(bob)
+    assert client.get(reverse("session", args=[alices.pk])).status_code == 404
+    second = alices.deals.filter(plays__isnull=False).order_by("-number").first()
+    assert client.get(reverse("deal_replay", args=[second.pk])).status_code == 404
+    page = client.get(reverse("event", args=[event.pk]) + "?deal=2").content.decode()
+    assert "You have not played this deal" in page
+    assert 'class="board stack board-results"' not in page
+    first = client.get(reverse("event", args=[event.pk]) + "?deal=1").content.decode()
+    assert 'class="board stack board-results"' in first  # the deal he had his try at
+
+
+def test_the_same_deals_are_dealt_only_to_a_full_table_and_not_rated(players):
+    alice, bob = players[:2]
+    first = started_table([alice, bob], computers=2, game="euchre", options={"points": "5"})
+    for _ in range(400):
+        services.computers_play_all(session_id=first.pk)
+        first.refresh_from_db()
+        if first.status != GameSession.Status.PLAYING:
+            break
+        state = deal_state(first.deals.order_by("-number").first())
+        user = first.seats.get(position=state.to_act).user
+        services.action_take(session_id=first.pk, user=user, action=state.legal_actions()[0], seen_seq=first.seq)
+    assert first.status == GameSession.Status.FINISHED
+    again = services.same_deals_open(session_id=first.pk, user=alice, rotated=False)
+    with pytest.raises(services.TableError) as refused:
+        services.session_start(session_id=again.pk, user=alice)  # Bob's kept seat is still empty
+    assert refused.value.code == "too_few"
+    services.seat_take(session_id=again.pk, user=bob)
+    again = play_out_two(services.session_start(session_id=again.pk, user=alice), alice, bob)
+    assert again.status == GameSession.Status.FINISHED
+    assert not Standing.objects.filter(user=alice, sessions_played__gt=1).exists()  # only the first table counted
+
+
+def play_out_two(session, *people):
+    for _ in range(400):
+        services.computers_play_all(session_id=session.pk)
+        session.refresh_from_db()
+        if session.status != GameSession.Status.PLAYING:
+            return session
+        state = deal_state(session.deals.order_by("-number").first())
+        user = session.seats.get(position=state.to_act).user
+        services.action_take(session_id=session.pk, user=user, action=state.legal_actions()[0], seen_seq=session.seq)
+    return session
+
+
+def test_a_private_events_code_is_counted_like_a_tables(players, settings):
+    alice, bob = players[:2]
+    settings.FEMKORT_CODE_TRIES = (2, 600)
+    event = services.event_create(user=alice, game=FIRST_GAME, deal_count=1, window_seconds=3600, unlisted=True)
+    client = logged_in(bob)
+    assert client.get(reverse("event", args=[event.pk]) + "?code=WRONG1").status_code == 404
+    assert client.get(reverse("event_by_code") + "?code=wrong-2").status_code == 302
+    assert client.get(reverse("event", args=[event.pk]) + f"?code={event.code}").status_code == 429

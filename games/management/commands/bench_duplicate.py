@@ -28,7 +28,7 @@ from games.duplicate_pages import board_page
 from games.engine import GAMES
 from games.engine.fair import commitment, new_seed
 from games.management.commands.bench_turns import MAX_QUERIES, TARGET_MS, summary, timed, verdict
-from games.models import Board, BoardResult, BoardTally, DuplicateEvent, GameSession
+from games.models import Board, BoardResult, BoardTally, DuplicateEvent, GameSession, Seat
 from games.services.duplicate import PLAYER_SEAT, tally_add
 
 BATCH = 2000
@@ -83,7 +83,9 @@ class Command(BaseCommand):
 
     def _field(self, results: int, rng: random.Random) -> tuple[Board, User]:
         """The bench event's board with ``results`` results, made once and reused."""
-        board = Board.objects.filter(event__name="bench", event__creator__username="bench-0").first()
+        board = Board.objects.filter(
+            event__name="bench", event__creator__username="bench-0", event__reveals__gt=timezone.now()
+        ).first()
         if board is not None and BoardResult.objects.filter(board=board).count() >= results:
             return board, BoardResult.objects.filter(board=board).select_related("user").first().user
         game = next(iter(GAMES))
@@ -102,16 +104,16 @@ class Command(BaseCommand):
             players=4,
             name="bench",
             creator=users[0],
-            opens=now - timedelta(days=2),
-            closes=now - timedelta(days=1),
-            reveals=now - timedelta(days=1),
-            settled=True,
+            opens=now - timedelta(hours=12),
+            closes=now + timedelta(hours=12),
+            reveals=now + timedelta(hours=13),  # open: the page checks the viewer played it, as on the day
         )
         seed = new_seed()
         board = Board.objects.create(event=event, number=1, seed=seed.hex(), commitment=commitment(seed, "bench"))
         session = GameSession.objects.create(
             game=game, seat_count=4, host=users[0], status=GameSession.Status.FINISHED, event=event, unlisted=True
         )
+        Seat.objects.create(session=session, position=PLAYER_SEAT, user=users[0])  # the viewer's own table
         values = [rng.choice(VALUES) for _ in users]
         BoardResult.objects.bulk_create(
             [
