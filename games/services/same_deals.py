@@ -11,12 +11,11 @@ ends with the first table's deals, or sooner if its own session ends first.
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.engine.fair import FairShuffle
-from games.models import Deal, GameSession, Seat
+from games.models import Deal, GameSession
 
 from .errors import TableError
 from .fair import Shuffle
@@ -37,7 +36,7 @@ def same_deals_open(*, session_id: int, user: User, rotated: bool) -> GameSessio
     """A new table dealing ``session_id``'s deals again, opened by one of its players: the same game,
     options, pace and computers, every other person's seat kept for them (rotated one seat on if
     ``rotated``), like playing again."""
-    from .tables import _new_code, _room_for_another
+    from .tables import table_like
 
     origin = locked_session(session_id)
     if origin.status != GameSession.Status.FINISHED:
@@ -52,30 +51,7 @@ def same_deals_open(*, session_id: int, user: User, rotated: bool) -> GameSessio
             _("This table's deals cannot be dealt again: they were dealt before the site kept their seeds."),
             code="no_seeds",
         )
-    _room_for_another(user)
-    again = GameSession.objects.create(
-        game=origin.game,
-        options=origin.options,
-        seat_count=origin.seat_count,
-        host=user,
-        turn_seconds=origin.turn_seconds,
-        pace_seconds=origin.pace_seconds,
-        active=timezone.now(),
-        unlisted=origin.unlisted,
-        code=_new_code() if origin.unlisted else None,
-        same_deals_as=origin,
-    )
-    count = len(seats)
-    Seat.objects.bulk_create(
-        Seat(
-            session=again,
-            position=(seat.position + 1) % count if rotated else seat.position,
-            user=user if seat.user_id == user.pk else None,
-            computer=seat.computer,
-            invited_id=seat.user_id if seat.user_id not in (None, user.pk) else None,
-        )
-        for seat in seats
-    )
+    again = table_like(origin, user, rotated=rotated, same_deals_as=origin)
     again.next_commitment = next_commitment(again, 1)
     again.save(update_fields=["next_commitment"])
     table_changed(origin)

@@ -225,6 +225,18 @@ def session_rematch(*, session_id: int, user: User) -> GameSession:
         host_only(session, user)
     if session.rematch_id is not None:
         return session.rematch
+    again = table_like(session, user)
+    fair.seed_draw(again, 1)
+    again.save(update_fields=["next_commitment"])
+    session.rematch = again
+    table_changed(session)
+    return again
+
+
+def table_like(session: GameSession, user: User, *, rotated: bool = False, **fields: object) -> GameSession:
+    """A new table like ``session`` (game, options, clock, pace, privacy, computers), opened by ``user``
+    (who takes their seat) with each other person's seat kept for them; ``rotated``: everyone one
+    seat on. Counted against the host's waiting tables."""
     _room_for_another(user)
     again = GameSession.objects.create(
         game=session.game,
@@ -236,21 +248,19 @@ def session_rematch(*, session_id: int, user: User) -> GameSession:
         active=timezone.now(),
         unlisted=session.unlisted,
         code=_new_code() if session.unlisted else None,
+        **fields,
     )
+    seats = list(session.seats.all())
     Seat.objects.bulk_create(
         Seat(
             session=again,
-            position=seat.position,
+            position=(seat.position + 1) % len(seats) if rotated else seat.position,
             user=user if seat.user_id == user.pk else None,
             computer=seat.computer,
             invited_id=seat.user_id if seat.user_id not in (None, user.pk) else None,
         )
-        for seat in session.seats.all()
+        for seat in seats
     )
-    fair.seed_draw(again, 1)
-    again.save(update_fields=["next_commitment"])
-    session.rematch = again
-    table_changed(session)
     return again
 
 

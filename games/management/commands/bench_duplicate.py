@@ -17,7 +17,6 @@ from datetime import timedelta
 
 from django.core.management.base import BaseCommand
 from django.db import connection, transaction
-from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
@@ -27,7 +26,7 @@ from accounts.names import skeleton
 from games.duplicate_pages import board_page
 from games.engine import GAMES
 from games.engine.fair import commitment, new_seed
-from games.management.commands.bench_turns import MAX_QUERIES, TARGET_MS, summary, timed, verdict
+from games.management.commands.bench_turns import MAX_QUERIES, TARGET_MS, page_for, page_timed, summary, timed
 from games.models import Board, BoardResult, BoardTally, DuplicateEvent, GameSession, Seat
 from games.services.duplicate import PLAYER_SEAT, tally_add
 
@@ -51,20 +50,8 @@ class Command(BaseCommand):
             f"{BoardTally.objects.filter(board=board).count()} tally rows; {repeat} runs each "
             f"(target: median < {TARGET_MS} ms, at most {MAX_QUERIES} queries)"
         )
-        client = Client(HTTP_HOST="localhost")
-        client.force_login(viewer)
-        url = reverse("event", args=[board.event_id])
-
-        def page() -> object:
-            response = client.get(url)
-            assert response.status_code == 200, response.status_code
-            return response
-
-        times, queries, _ = timed(page, repeat)
-        self.stdout.write(
-            f"results page          {summary(times)}  {queries} queries (2 of them the login's)"
-            f"  {verdict(times, queries - 2, MAX_QUERIES)}"
-        )
+        page = page_for(viewer, reverse("event", args=[board.event_id]))
+        self.stdout.write(f"results page          {page_timed(page, repeat)}")
         times, queries, _ = timed(lambda: board_page(board, viewer), repeat)
         self.stdout.write(f"  board_page() alone   {summary(times)}  {queries} queries")
         value = rng.choice(VALUES)

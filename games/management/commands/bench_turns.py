@@ -51,6 +51,25 @@ def summary(times: list[float]) -> str:
     return f"median {median * 1000:6.2f} ms  p95 {p95 * 1000:6.2f} ms  max {slowest * 1000:6.2f} ms"
 
 
+def page_for(user: User, url: str) -> Callable[[], object]:
+    """The whole page at ``url`` through Django's test client, logged in as ``user``."""
+    client = Client(HTTP_HOST="localhost")
+    client.force_login(user)
+
+    def page() -> object:
+        response = client.get(url)
+        assert response.status_code == 200, response.status_code
+        return response
+
+    return page
+
+
+def page_timed(page: Callable[[], object], repeat: int) -> str:
+    """A page's line: its times, its queries and whether it met the target (the login's 2 not counted)."""
+    times, queries, _ = timed(page, repeat)
+    return f"{summary(times)}  {queries} queries (2 of them the login's)  {verdict(times, queries - 2, MAX_QUERIES)}"
+
+
 def verdict(times: list[float], queries: int, max_queries: int) -> str:
     met = statistics.median(times) * 1000 < TARGET_MS and queries <= max_queries
     return "met" if met else "MISSED"
@@ -74,20 +93,8 @@ class Command(BaseCommand):
             f"{Seat.objects.count()} seats; {player} sits at {Seat.objects.filter(user=user).count()} tables, "
             f"{waiting_count(user.pk)} waiting on them; {repeat} runs each (target: median < {TARGET_MS} ms)"
         )
-        client = Client(HTTP_HOST="localhost")
-        client.force_login(user)
-        url = reverse("my_tables")
-
-        def page() -> object:
-            response = client.get(url)
-            assert response.status_code == 200, response.status_code
-            return response
-
-        times, queries, _ = timed(page, repeat)
-        self.stdout.write(
-            f"My tables page        {summary(times)}  {queries} queries (2 of them the login's)"
-            f"  {verdict(times, queries - 2, MAX_QUERIES)}"
-        )
+        page = page_for(user, reverse("my_tables"))
+        self.stdout.write(f"My tables page        {page_timed(page, repeat)}")
         times, queries, tables = timed(lambda: my_tables(user.pk), repeat)
         rows = len(tables.waiting_on_me) + len(tables.waiting_on_others) + len(tables.finished)
         self.stdout.write(f"  my_tables() alone    {summary(times)}  {queries} queries, {rows} rows")
