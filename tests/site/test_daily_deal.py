@@ -8,7 +8,7 @@ import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection
+from django.db import connection, connections
 from django.urls import reverse
 
 from games import services
@@ -138,7 +138,7 @@ def test_clicks_at_once_make_one_table(players):
         try:
             made.append(services.event_play(user=alice, event_id=event.pk).pk)
         finally:
-            connection.close()
+            connections.close_all()
 
     threads = [threading.Thread(target=click) for _ in range(4)]
     for thread in threads:
