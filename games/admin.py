@@ -16,6 +16,7 @@ from .models import (
     DuplicateEvent,
     GameSession,
     Invitation,
+    LadderStanding,
     PeriodStanding,
     Play,
     Seat,
@@ -288,3 +289,17 @@ class BoardResultAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False  # the board's tally counts it
+
+
+@admin.register(LadderStanding)
+class LadderStandingAdmin(admin.ModelAdmin):
+    """The monthly ladder's rows, kept by each day's reveal: read-only (rebuilt from the results)."""
+
+    list_display = ("user", "game", "month", "deals", "percent_sum")
+    list_filter = ("game", "month")
+    search_fields = ("user__username",)
+    list_select_related = ("user",)
+    readonly_fields = ("user", "game", "month", "deals", "percent_sum")
+
+    def has_add_permission(self, request) -> bool:
+        return False

@@ -10,12 +10,12 @@ from datetime import date, timedelta
 from itertools import pairwise
 from typing import Any
 
-from django.db.models import Avg, Count, Q
+from django.db.models import F, Q
 
 from .engine import get_game
 from .engine.fair import FairShuffle
 from .matchpoints import Field
-from .models import Board, BoardResult, BoardTally, Deal, DuplicateEvent, GameSession, Seat
+from .models import Board, BoardResult, BoardTally, Deal, DuplicateEvent, GameSession, LadderStanding, Seat
 from .services import duplicate
 from .stored import deal_start, deal_state
 
@@ -220,15 +220,10 @@ class LadderRow:
 def ladder(game: str, month: date, least: int = LADDER_MIN_DEALS) -> list[LadderRow]:
     """The month's daily deals of ``game`` by average percentage, for who played at least ``least``
     (percentages are fixed when each day reveals)."""
-    start = month.replace(day=1)
-    end = (start + timedelta(days=32)).replace(day=1)
     rows = (
-        BoardResult.objects.filter(
-            board__event__game=game, board__event__day__gte=start, board__event__day__lt=end, percent__isnull=False
-        )
-        .values("user__username", "user__display_name")
-        .annotate(deals=Count("pk"), average=Avg("percent"))
-        .filter(deals__gte=least)
+        LadderStanding.objects.filter(game=game, month=month.replace(day=1), deals__gte=least)
+        .annotate(average=F("percent_sum") / F("deals"))
+        .values("user__username", "user__display_name", "deals", "average")
         .order_by("-average", "-deals")[:100]
     )
     return [

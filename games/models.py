@@ -695,3 +695,22 @@ class BoardTally(models.Model):
 
     def __str__(self) -> str:
         return f"{self.board} seat {self.seat}: {self.count} x {self.value}"
+
+
+class LadderStanding(models.Model):
+    """A player's daily deals of one game in one calendar month: how many, and their percentages'
+    sum, added to when each day reveals, so the monthly ladder reads a month's rows of players, not
+    a month of results."""
+
+    game = models.CharField(max_length=20, choices=game_choices)
+    month = models.DateField(help_text=_("Its first day."))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ladder_standings")
+    deals = models.PositiveIntegerField(default=0)
+    percent_sum = models.FloatField(default=0.0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "month", "user"], name="ladder_once_per_month")]
+        indexes = [models.Index(fields=["game", "month", "deals"], name="ladder_month")]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.game}, {self.month:%Y-%m}"

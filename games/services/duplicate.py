@@ -33,7 +33,7 @@ from games.engine import GAMES, get_game
 from games.engine.fair import FairShuffle, commitment, new_seed
 from games.engine.game import State
 from games.matchpoints import Field
-from games.models import Board, BoardResult, BoardTally, Deal, DuplicateEvent, GameSession, Seat
+from games.models import Board, BoardResult, BoardTally, Deal, DuplicateEvent, GameSession, LadderStanding, Seat
 from games.stored import usual_seats
 
 from .errors import TableError
@@ -338,8 +338,20 @@ def percents_fix(event: DuplicateEvent) -> None:
         field = Field(values)
         for value in values:
             BoardResult.objects.filter(board_id=board_id, seat=seat, value=value).update(percent=field.percent(value))
+    if event.day is not None:  # a daily deal counts on its month's ladder
+        month = event.day.replace(day=1)
+        for user_id, percent in BoardResult.objects.filter(board__event=event, percent__isnull=False).values_list(
+            "user_id", "percent"
+        ):
+            _ladder_add(event.game, month, user_id, percent)
     locked.settled = event.settled = True
     locked.save(update_fields=["settled"])
+
+
+def _ladder_add(game: str, month: date, user_id: int, percent: float) -> None:
+    """One more deal on a player's month (the event's row lock keeps each reveal to one pass)."""
+    row, _made = LadderStanding.objects.get_or_create(game=game, month=month, user_id=user_id)
+    LadderStanding.objects.filter(pk=row.pk).update(deals=F("deals") + 1, percent_sum=F("percent_sum") + percent)
 
 
 @transaction.atomic
