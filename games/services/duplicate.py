@@ -65,17 +65,16 @@ def board_identity(event: DuplicateEvent, number: int) -> str:
 
 
 def _boards_make(event: DuplicateEvent) -> None:
-    """Draw each board's seed and commit to it; its references (the computer's result, par) are
-    computed in the background, and the event's reveal is queued for its time, both in this
-    transaction."""
+    """Draw each board's seed and commit to it, and queue the event's reveal for its time in this
+    transaction. A board's references (the computer's result, par) are queued when someone first
+    plays it (``event_shuffle``): a day's boards nobody plays cost no search."""
     shift = timedelta(seconds=settings.FEMKORT_CLOCK_SHIFT_SECONDS)
     tasks.event_reveal.using(run_after=event.reveals - shift).enqueue(event.pk)
     for number in range(1, event.deal_count + 1):
         seed = new_seed()
-        board = Board.objects.create(
+        Board.objects.create(
             event=event, number=number, seed=seed.hex(), commitment=commitment(seed, board_identity(event, number))
         )
-        tasks.board_references.enqueue(board.pk)
 
 
 def daily_event(game: str, day: date) -> DuplicateEvent:
@@ -232,6 +231,12 @@ def event_shuffle(session: GameSession, seats: list[Seat]) -> Shuffle:
                 tried = None
             if tried is None or tried.session_id != session.pk or tried.left:  # a try had at another table
                 raise TableError(_("You have played this already: one try each."), code="played")
+            if (
+                _made
+                and not board.references
+                and not BoardResult.objects.filter(board=board).exclude(pk=tried.pk).exists()
+            ):
+                tasks.board_references.enqueue(board.pk)  # its first player: the references are wanted now
     contributions = [""] * len(seats)
     fair = {
         "stream": "fair-shuffle-v1",
