@@ -151,6 +151,13 @@ FEMKORT_PUSH_SERVICES = words(
 )
 FEMKORT_VAPID_PRIVATE_KEY = os.environ.get("FEMKORT_VAPID_PRIVATE_KEY", "")
 FEMKORT_VAPID_SUBJECT = os.environ.get("FEMKORT_VAPID_SUBJECT", "")
+# Tournaments: an arena player free this long is seated with computers if nobody else is free;
+# an arena's tables still in play this long after its end may finish and count; the schedule
+# (JSON, see games/services/schedule.py; empty: the built-in one); how often the workers look.
+FEMKORT_ARENA_FILL_SECONDS = float(os.environ.get("FEMKORT_ARENA_FILL_SECONDS", "20"))
+FEMKORT_ARENA_GRACE_SECONDS = float(os.environ.get("FEMKORT_ARENA_GRACE_SECONDS", "300"))
+FEMKORT_TOURNAMENT_SCHEDULE = os.environ.get("FEMKORT_TOURNAMENT_SCHEDULE", "")
+FEMKORT_TOURNAMENT_TICK_SECONDS = float(os.environ.get("FEMKORT_TOURNAMENT_TICK_SECONDS", "5"))
 # Play again: seats kept for the previous session's players this long, then open to anyone.
 # Moves the duplicate events' clock (the daily deal's day) by this many seconds: for tests and rehearsals only.
 FEMKORT_CLOCK_SHIFT_SECONDS = float(os.environ.get("FEMKORT_CLOCK_SHIFT_SECONDS", "0"))

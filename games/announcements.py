@@ -68,6 +68,13 @@ def invited(user_id: int, invitation_id: int) -> None:
     transaction.on_commit(lambda: _group_send_sync(player_group(user_id), message))
 
 
+def table_ready(user_id: int, session_id: int) -> None:
+    """Once the transaction commits, tell ``user_id``'s open pages that a tournament seated them at
+    ``session_id`` (each page reads it for its own player)."""
+    message = {"type": "player.table_ready", "player": user_id, "session": session_id}
+    transaction.on_commit(lambda: _group_send_sync(player_group(user_id), message))
+
+
 def send_sync(session_id: int, message: dict) -> bool:
     return _group_send_sync(table_group(session_id), message)
 

@@ -108,6 +108,17 @@ class GameSession(models.Model):
         related_name="sessions",
         help_text=_("One player's table at a duplicate event (a daily deal is one): it plays the event's deals."),
     )
+    tournament = models.ForeignKey(
+        "Tournament",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="sessions",
+        help_text=_("A table of a tournament: seated by its pairing, its result scored there."),
+    )
+    tournament_round = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text=_("A Swiss tournament's round this table plays.")
+    )
     chat_on = models.BooleanField(default=True, help_text=_("The host may turn the table's chat off."))
     next_commitment = models.CharField(
         max_length=64,
@@ -714,3 +725,120 @@ class LadderStanding(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.game}, {self.month:%Y-%m}"
+
+
+class Tournament(models.Model):
+    """An arena (for a stretch of time, whoever is free is seated with others of similar score) or
+    a Swiss tournament (a fixed number of rounds, each pairing nearest scores without repeating
+    opponents where it can); scheduled by the site or opened by a player."""
+
+    class Kind(models.TextChoices):
+        ARENA = "arena", _("Arena")
+        SWISS = "swiss", _("Swiss")
+
+    class Status(models.TextChoices):
+        UPCOMING = "upcoming", _("Upcoming")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    kind = models.CharField(max_length=5, choices=Kind.choices)
+    game = models.CharField(max_length=20, choices=game_choices)
+    options = models.JSONField(default=dict, help_text=_("Table options as the engine reads them."))
+    players = models.PositiveSmallIntegerField(help_text=_("Seats at every table of the tournament."))
+    name = models.CharField(max_length=60, blank=True)
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    slot = models.CharField(
+        max_length=80,
+        unique=True,
+        null=True,
+        blank=True,
+        help_text=_("A scheduled tournament: its place in the schedule."),
+    )
+    unlisted = models.BooleanField(default=False, help_text=_("Private: joined by its code."))
+    code = models.CharField(max_length=8, unique=True, null=True, blank=True)
+    starts = models.DateTimeField()
+    minutes = models.PositiveSmallIntegerField(default=0, help_text=_("An arena's length."))
+    rounds = models.PositiveSmallIntegerField(default=0, help_text=_("A Swiss tournament's rounds."))
+    deals = models.PositiveSmallIntegerField(
+        default=0, help_text=_("Deals at each table (0: a whole session, as the game's rules end it).")
+    )
+    pace_seconds = models.PositiveIntegerField(
+        default=0, help_text=_("Turn-based tables: how long each person has for a move (0: live).")
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.UPCOMING)
+    round = models.PositiveSmallIntegerField(default=0, help_text=_("The Swiss round in play (0: none yet)."))
+    version = models.PositiveIntegerField(default=0, help_text=_("Counts every change to the standings."))
+    ended = models.DateTimeField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts"]
+        indexes = [models.Index(fields=["status", "unlisted", "starts"], name="tournaments_listed")]
+
+    def __str__(self) -> str:
+        game = GAMES.get(self.game)
+        title = _(game.title) if game else self.game
+        return self.name or f"{title} {self.get_kind_display()} #{self.pk}"
+
+
+class TournamentEntry(models.Model):
+    """A player in a tournament: their score so far, and whether the arena may seat them now."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="entries")
+    points = models.FloatField(default=0.0)
+    sessions = models.PositiveSmallIntegerField(default=0, help_text=_("Tables finished."))
+    wins = models.PositiveSmallIntegerField(default=0)
+    streak = models.PositiveSmallIntegerField(default=0, help_text=_("Wins in a row, now."))
+    byes = models.PositiveSmallIntegerField(default=0, help_text=_("Swiss rounds sat out."))
+    opponents = models.FloatField(default=0.0, help_text=_("Tie-break: the sum of the opponents' scores."))
+    free_since = models.DateTimeField(
+        null=True, blank=True, help_text=_("An arena player waiting for a table, since when (empty: seated or away).")
+    )
+    paused = models.BooleanField(default=False, help_text=_("No new table until they come back."))
+    withdrawn = models.BooleanField(default=False)
+    place = models.PositiveIntegerField(null=True, blank=True, help_text=_("Final place, once it is over."))
+    joined = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = _("tournament entries")
+        constraints = [models.UniqueConstraint(fields=["tournament", "user"], name="entry_once")]
+        indexes = [
+            models.Index(fields=["tournament", "-points", "id"], name="entries_standing"),
+            models.Index(fields=["tournament", "free_since"], name="entries_free"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.tournament}"
+
+
+class TournamentResult(models.Model):
+    """What one finished table (or a Swiss bye) gave one player: recorded once, in the transaction
+    that ends the table, so a restart neither loses nor doubles it."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="results")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_results")
+    session = models.ForeignKey(
+        GameSession, null=True, blank=True, on_delete=models.CASCADE, related_name="tournament_results"
+    )
+    round = models.PositiveSmallIntegerField(default=0)
+    share = models.FloatField(help_text=_("The share of the table's other players (or sides) outplaced, 0 to 1."))
+    points = models.FloatField()
+    won = models.BooleanField(default=False)
+    bye = models.BooleanField(default=False)
+    recorded = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "user"], condition=Q(session__isnull=False), name="tournament_result_once"
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "round", "user"], condition=Q(round__gt=0), name="tournament_round_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.points} in {self.tournament}"

@@ -11,6 +11,7 @@ import logging
 import time
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import OperationalError, close_old_connections, transaction
 from django.utils import timezone
 from django_tasks import TaskResultStatus
@@ -51,6 +52,7 @@ class TaskWorker(Worker):
         # when idle, at most a few times per lease (and at once when a worker starts).
         self.lost_every = min(60.0, lease.total_seconds() / 4)
         self.lost_looked = float("-inf")
+        self.ticked = float("-inf")
 
     def run(self) -> None:
         with STOP:
@@ -60,7 +62,7 @@ class TaskWorker(Worker):
                 if self.max_tasks is not None and self._run_tasks >= self.max_tasks:
                     return
                 if not ran:
-                    if self.lost_tasks_again():
+                    if self.lost_tasks_again() or self.tick_queue():
                         continue
                     if self.batch:
                         return
@@ -71,6 +73,21 @@ class TaskWorker(Worker):
             return 0
         self.lost_looked = time.monotonic()
         return lost_tasks_again(self.lease)
+
+    def tick_queue(self) -> bool:
+        """While idle (never in a batch run), queue the tournaments' clock every few seconds, unless
+        one is queued already (by another worker)."""
+        every = settings.FEMKORT_TOURNAMENT_TICK_SECONDS
+        if self.batch or every <= 0 or time.monotonic() - self.ticked < every:
+            return False
+        self.ticked = time.monotonic()
+        from games import tasks
+
+        path = tasks.tournaments_tick.module_path
+        if not DBTaskResult.objects.ready().filter(task_path=path).exists():
+            tasks.tournaments_tick.enqueue()
+            return True
+        return False
 
     def run_next(self) -> bool:
         tasks = DBTaskResult.objects.ready().filter(backend_name=self.backend_name)

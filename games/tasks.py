@@ -44,3 +44,27 @@ def board_references(board_id: int) -> str:
 def event_reveal(event_id: int) -> str:
     """A duplicate event reveals: tables still in play end, every result's percentage is fixed."""
     return services.event_reveal(event_id)
+
+
+@task()
+def arena_pair(tournament_id: int) -> str:
+    """An arena's pairing pass: free players seated at new tables."""
+    return f"{len(services.arena_pair(tournament_id))} tables"
+
+
+@task()
+def swiss_next(tournament_id: int) -> str:
+    """A Swiss tournament's table ended: the next round once every table of this one is over."""
+    return services.swiss_next(tournament_id)
+
+
+@task()
+def tournament_finish(tournament_id: int) -> str:
+    """An arena's last table after its end is over: the final standings."""
+    return services.tournament_finish(tournament_id)
+
+
+@task()
+def tournaments_tick() -> str:
+    """The tournaments' clock: the schedule, starts, computers for long waits, arenas' ends."""
+    return services.tournaments_tick()

@@ -14,6 +14,8 @@ from .pace import pace_answer, pace_ask
 from .play import action_take, computer_turn, computers_play_all
 from .review import review_compute, review_failed, reviews_backfill, reviews_queue, reviews_run
 from .same_deals import same_deals_open
+from .schedule import tournaments_tick
+from .seating import arena_close, arena_pair, swiss_next, tournament_finish, tournament_start
 from .seats import computer_add, computer_remove, seat_leave, seat_take
 from .standings import standings_rebuild
 from .tables import (
@@ -24,6 +26,7 @@ from .tables import (
     table_create,
     tables_expire,
 )
+from .tournaments import tournament_create, tournament_join, tournament_pause, tournament_withdraw
 from .turns import clocks_keep, seat_reclaim, seat_seen, session_leave, turn_restore
 
 __all__ = [
@@ -33,6 +36,8 @@ __all__ = [
     "StaleMove",
     "TableError",
     "action_take",
+    "arena_close",
+    "arena_pair",
     "block",
     "chat_mute",
     "chat_post",
@@ -75,9 +80,17 @@ __all__ = [
     "session_rematch",
     "session_start",
     "standings_rebuild",
+    "swiss_next",
     "table_create",
     "table_lock",
     "tables_expire",
+    "tournament_create",
+    "tournament_finish",
+    "tournament_join",
+    "tournament_pause",
+    "tournament_start",
+    "tournament_withdraw",
+    "tournaments_tick",
     "turn_check",
     "turn_email_unsubscribe",
     "turn_notify",

@@ -24,7 +24,7 @@ from games.models import Deal, GameSession, Play, Seat
 from games.selectors import TableSnapshot
 from games.stored import deal_state, match_of, sides_of, store_match
 
-from . import duplicate, fair, review, same_deals
+from . import duplicate, fair, review, same_deals, tournaments
 from .errors import IllegalCard, NotSeated, StaleMove, TableError
 from .locks import locked_session
 from .notify import turn_news
@@ -431,6 +431,8 @@ def _settle(
             standings_record(session, seats)
         fair.seed_drop(session)
         review.reviews_queue(session)
+        if session.tournament_id is not None:
+            tournaments.table_over(session, list(seats), match)
         return None
     _, next_state, _ = deal_next(session, match, seats, number=deal.number + 1, rng=rng)
     return next_state
@@ -443,11 +445,13 @@ def rated(session: GameSession) -> bool:
 
 
 def _plan_over(session: GameSession, number: int) -> bool:
-    """A table that plays given deals (an event's, or another table's again) has played its last."""
+    """A table that plays given deals (an event's, another table's again, a tournament's few) has played its last."""
     if session.event_id is not None:
         return duplicate.last_deal(session)
     if session.same_deals_as_id is not None:
         return same_deals.last_deal(session, number)
+    if session.tournament_id is not None:
+        return tournaments.last_deal(session, number)
     return False
 
 

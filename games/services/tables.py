@@ -21,7 +21,7 @@ from games.models import PACES, TURN_CLOCKS, GameSession, Seat
 from games.selectors import idle_waiting, online_users, waiting_cutoff
 from games.stored import players_needed, seat_choices, store_match
 
-from . import duplicate, fair
+from . import duplicate, fair, tournaments
 from .errors import TableError
 from .locks import locked_session
 from .notify import turn_news
@@ -159,6 +159,8 @@ def session_abandon(*, session_id: int, user: User | None = None) -> GameSession
     session.finished = timezone.now()
     fair.seed_drop(session)
     duplicate.tries_end(session)
+    if started:
+        tournaments.table_abandoned(session)
     session.to_act = session.turn_since = session.deadline = session.due = None
     previous_tell(previous)
     return table_changed(session)

@@ -24,7 +24,7 @@ from games.engine.game import State
 from games.models import GameSession, Seat, ServerBeat
 from games.stored import deal_state
 
-from . import duplicate, fair
+from . import duplicate, fair, tournaments
 from .errors import NotSeated, TableError
 from .locks import locked_session
 from .notify import turn_news
@@ -129,6 +129,7 @@ def session_end_abandoned(session: GameSession) -> None:
     session.to_act = session.turn_since = session.deadline = session.due = None
     fair.seed_drop(session)
     duplicate.tries_end(session)  # an event's deal left unfinished counts as played
+    tournaments.table_abandoned(session)
     session.seq += 1
     session.save()
     announce(session.pk, session.seq)

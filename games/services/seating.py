@@ -1,0 +1,232 @@
+"""Seating a tournament's tables: an arena's pairing passes and a Swiss tournament's rounds, both
+by the rules of ``games.pairing``. A pass holds the tournament's row lock and seats every table it
+makes in its one transaction: nobody is seated twice, and no table is left half made. Each seated
+player's open pages are told at once ("your table is ready").
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games import announcements
+from games.models import GameSession, Seat, Tournament, TournamentEntry, TournamentResult
+from games.pairing import Entrant, Meetings, Waiting, arena_tables, swiss_round
+
+from . import fair
+from .tournaments import (
+    BYE_SHARE,
+    COMPUTER_LEVEL,
+    LIVE,
+    arena_end,
+    arena_grace,
+    finish,
+    locked_tournament,
+    tournament_now,
+)
+
+LIVE_TURN_SECONDS = 60  # a live tournament table's turn clock: an absent player never holds up the rest
+
+
+def table_seat(tournament: Tournament, user_ids: Sequence[int], round_number: int | None = None) -> GameSession:
+    """A started table of ``tournament`` for these players in a random order, its other seats for
+    strong computers."""
+    from .tables import session_start
+
+    players = list(user_ids)
+    secrets.SystemRandom().shuffle(players)
+    host = User.objects.get(pk=players[0])
+    session = GameSession.objects.create(
+        game=tournament.game,
+        options=tournament.options,
+        seat_count=tournament.players,
+        host=host,
+        turn_seconds=0 if tournament.pace_seconds else LIVE_TURN_SECONDS,
+        pace_seconds=tournament.pace_seconds,
+        unlisted=tournament.unlisted,
+        tournament=tournament,
+        tournament_round=round_number,
+        active=timezone.now(),
+    )
+    Seat.objects.bulk_create(
+        Seat(
+            session=session,
+            position=position,
+            user_id=players[position] if position < len(players) else None,
+            computer="" if position < len(players) else COMPUTER_LEVEL,
+        )
+        for position in range(tournament.players)
+    )
+    fair.seed_draw(session, 1)
+    session.save(update_fields=["next_commitment"])
+    session_start(session_id=session.pk, user=host)
+    for user_id in players:
+        announcements.table_ready(user_id, session.pk)
+    return session
+
+
+def _busy_elsewhere(user_ids: Sequence[int]) -> set[int]:
+    """Players at a live tournament table already (one arena table at a time, whichever arena)."""
+    return set(
+        Seat.objects.filter(
+            user__in=user_ids,
+            left=False,
+            session__status__in=LIVE,
+            session__tournament__isnull=False,
+            session__pace_seconds=0,
+        ).values_list("user_id", flat=True)
+    )
+
+
+@transaction.atomic
+def arena_pair(tournament_id: int) -> list[int]:
+    """One pairing pass of a running arena over its free players; the tables it seated."""
+    tournament = locked_tournament(tournament_id)
+    now = tournament_now()
+    if tournament.status != Tournament.Status.RUNNING or now >= arena_end(tournament):
+        return []
+    free = list(
+        TournamentEntry.objects.filter(
+            tournament=tournament, free_since__isnull=False, paused=False, withdrawn=False
+        ).only("user_id", "points", "free_since")
+    )
+    busy = _busy_elsewhere([entry.user_id for entry in free])
+    waiting = [
+        Waiting(entry.user_id, entry.points, (now - entry.free_since).total_seconds())
+        for entry in free
+        if entry.user_id not in busy
+    ]
+    passed = arena_tables(waiting, tournament.players, settings.FEMKORT_ARENA_FILL_SECONDS)
+    seated: list[int] = []
+    tables = [*passed.tables, *([passed.with_computers] if passed.with_computers else [])]
+    for table in tables:
+        seated.append(table_seat(tournament, table).pk)
+    placed = [user_id for table in tables for user_id in table]
+    if placed:
+        TournamentEntry.objects.filter(tournament=tournament, user__in=placed).update(free_since=None)
+    return seated
+
+
+@transaction.atomic
+def swiss_next(tournament_id: int) -> str:
+    """A Swiss tournament moves on once its round's tables are all over: the next round, or the end."""
+    tournament = locked_tournament(tournament_id)
+    if tournament.kind != Tournament.Kind.SWISS or tournament.status != Tournament.Status.RUNNING:
+        return "not running"
+    if tournament.sessions.filter(tournament_round=tournament.round, status__in=LIVE).exists():
+        return f"round {tournament.round} in play"
+    if tournament.round >= tournament.rounds:
+        finish(tournament)
+        return "finished"
+    return swiss_round_begin(tournament)
+
+
+def swiss_round_begin(tournament: Tournament) -> str:
+    """Seat the next round (the caller holds the tournament's row lock). Players who do not fill a
+    table sit out with a bye; fewer players than one table play one table with computers."""
+    entries = list(tournament.entries.filter(withdrawn=False).order_by("-points", "joined", "id"))
+    if len(entries) < 2:
+        finish(tournament)
+        return "too few players"
+    met = Meetings()
+    tables: dict[int, list[int]] = {}
+    for session_id, user_id in TournamentResult.objects.filter(
+        tournament=tournament, session__isnull=False
+    ).values_list("session_id", "user_id"):
+        tables.setdefault(session_id, []).append(user_id)
+    for table in tables.values():
+        met.add_table(table)
+    tournament.round += 1
+    tournament.version += 1
+    tournament.save(update_fields=["round", "version"])
+    if len(entries) < tournament.players:
+        table_seat(tournament, [entry.user_id for entry in entries], tournament.round)
+        return f"round {tournament.round}: one table with computers"
+    planned = swiss_round(
+        [Entrant(entry.user_id, entry.points, entry.byes) for entry in entries], tournament.players, met
+    )
+    for table in planned.tables:
+        table_seat(tournament, table, tournament.round)
+    for entry in entries:
+        if entry.user_id in planned.byes:
+            TournamentResult.objects.create(
+                tournament=tournament,
+                user_id=entry.user_id,
+                round=tournament.round,
+                share=BYE_SHARE,
+                points=BYE_SHARE,
+                bye=True,
+            )
+            entry.points += BYE_SHARE
+            entry.byes += 1
+            entry.save(update_fields=["points", "byes"])
+    return f"round {tournament.round}: {len(planned.tables)} tables, {len(planned.byes)} byes"
+
+
+@transaction.atomic
+def tournament_start(tournament_id: int) -> str:
+    """An upcoming tournament whose time has come starts: an arena seats its first tables, a Swiss
+    tournament its first round."""
+    tournament = locked_tournament(tournament_id)
+    if tournament.status != Tournament.Status.UPCOMING:
+        return "already started"
+    if tournament_now() < tournament.starts:
+        return "not yet"
+    tournament.status = Tournament.Status.RUNNING
+    tournament.version += 1
+    tournament.save(update_fields=["status", "version"])
+    if tournament.kind == Tournament.Kind.ARENA:
+        TournamentEntry.objects.filter(tournament=tournament, free_since__isnull=False).update(
+            free_since=tournament.starts
+        )
+        seated = arena_pair(tournament_id)
+        return f"arena open: {len(seated)} tables"
+    return swiss_round_begin(tournament)
+
+
+@transaction.atomic
+def arena_close(tournament_id: int) -> str:
+    """An arena past its end seats nobody; its tables still in play after the grace time end unscored,
+    and once none is left in play the arena is over."""
+    from .tables import session_abandon
+
+    tournament = locked_tournament(tournament_id)
+    if tournament.kind != Tournament.Kind.ARENA or tournament.status != Tournament.Status.RUNNING:
+        return "not running"
+    now = tournament_now()
+    if now < arena_end(tournament):
+        return "not yet"
+    tournament.entries.filter(free_since__isnull=False).update(free_since=None)
+    live = list(tournament.sessions.filter(status__in=LIVE).values_list("pk", flat=True))
+    if live and now < arena_end(tournament) + arena_grace():
+        return f"{len(live)} tables finishing"
+    for session_id in live:
+        session_abandon(session_id=session_id)
+    finish(tournament)
+    return "finished"
+
+
+@transaction.atomic
+def tournament_finish(tournament_id: int) -> str:
+    """A tournament whose last table is over ends (an arena past its end, a Swiss one after its last round)."""
+    tournament = locked_tournament(tournament_id)
+    if tournament.status != Tournament.Status.RUNNING:
+        return "not running"
+    if tournament.sessions.filter(status__in=LIVE).exists():
+        return "tables in play"
+    if tournament.kind == Tournament.Kind.ARENA and tournament_now() < arena_end(tournament):
+        return "not yet"
+    finish(tournament)
+    return "finished"
+
+
+def fill_due(tournament: Tournament) -> bool:
+    """An arena has a player who has waited long enough for computers to fill their table."""
+    cutoff = tournament_now() - timedelta(seconds=settings.FEMKORT_ARENA_FILL_SECONDS)
+    return tournament.entries.filter(free_since__lte=cutoff, paused=False, withdrawn=False).exists()

@@ -1,0 +1,357 @@
+"""Tournaments: arenas and Swiss events. Opening one, entering, pausing and withdrawing, and scoring
+each finished table once, in the transaction that ends it. Seating (the arena's passes, Swiss
+rounds) is in ``seating``; what the site runs by itself (the schedule, starts, ends) in ``schedule``.
+
+**Scoring a table.** Each player's *share* is the part of the table's other players (or other
+sides, in a partnership game) they finished ahead of, a tie counting half: 1 for first place
+alone, 0 for last. Computers are players like any other: beating one counts. A player who left the
+table (a computer played their seat to its end) scores 0, and an arena pauses them.
+
+- *Swiss*: a round scores the share (1, ½, 0 at a table of two sides); a bye scores 1.
+- *Arena*: a table scores twice the share (2 for a win), doubled while on a streak: after two
+  wins in a row, each further win counts 4, until a table is not won.
+
+**Final order**: points, then the sum of the opponents' points (every opponent met, once per
+table), then tables won, then who entered first (``games.pairing.tie_breaks``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import asdict
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from games import tasks
+from games.engine import GAMES, InvalidDeal, Match, get_game
+from games.models import PACES, GameSession, Seat, Tournament, TournamentEntry, TournamentResult
+from games.pairing import tie_breaks
+from games.stored import seat_choices, sides_of, usual_seats
+
+from .duplicate import duplicate_now
+from .errors import TableError
+
+ARENA_MINUTES = (10, 30, 60, 120)
+SWISS_ROUNDS = range(2, 10)
+TABLE_DEALS = range(0, 13)  # 0: a whole session
+STARTS_IN = (0, 5 * 60, 15 * 60, 3600, 24 * 3600)  # seconds from now a player-made tournament starts
+OPEN_PER_CREATOR = 3
+BYE_SHARE = 1.0
+STREAK_FROM = 2  # wins in a row after which a win counts double
+COMPUTER_LEVEL = "strong"
+LIVE = (GameSession.Status.WAITING, GameSession.Status.PLAYING)
+
+
+def tournament_now() -> datetime:
+    """The tournaments' clock: the events' clock (``FEMKORT_CLOCK_SHIFT_SECONDS`` moves both)."""
+    return duplicate_now()
+
+
+def arena_end(tournament: Tournament) -> datetime:
+    return tournament.starts + timedelta(minutes=tournament.minutes)
+
+
+def arena_grace() -> timedelta:
+    """How long after an arena's end its tables still in play may finish and count."""
+    return timedelta(seconds=settings.FEMKORT_ARENA_GRACE_SECONDS)
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    user: User | None,
+    kind: str,
+    game: str,
+    starts: datetime,
+    minutes: int = 0,
+    rounds: int = 0,
+    deals: int = 0,
+    pace_seconds: int = 0,
+    players: int | None = None,
+    options: dict | None = None,
+    name: str = "",
+    unlisted: bool = False,
+    slot: str | None = None,
+) -> Tournament:
+    """A tournament; ``user`` None: the site's schedule (``slot`` names its place, made once). A
+    player has at most ``OPEN_PER_CREATOR`` not yet finished (counted under their row lock)."""
+    rules = GAMES.get(game)
+    if rules is None or not rules.on_site:
+        raise TableError(_("Unknown game."))
+    if kind == Tournament.Kind.ARENA:
+        if minutes not in ARENA_MINUTES and user is not None:
+            raise TableError(_("Unknown length for an arena."), code="minutes")
+        if pace_seconds:
+            raise TableError(_("An arena is played live."), code="pace")
+        rounds = 0
+    elif kind == Tournament.Kind.SWISS:
+        if rounds not in SWISS_ROUNDS:
+            raise TableError(
+                _("A Swiss tournament has %(low)d to %(high)d rounds.")
+                % {"low": SWISS_ROUNDS[0], "high": SWISS_ROUNDS[-1]},
+                code="rounds",
+            )
+        minutes = 0
+    else:
+        raise TableError(_("Unknown kind of tournament."), code="kind")
+    if deals not in TABLE_DEALS:
+        raise TableError(_("A table plays a whole session or 1 to 12 deals."), code="deals")
+    if pace_seconds not in dict(PACES):
+        raise TableError(_("Unknown pace."), code="pace")
+    players = players or usual_seats(rules)
+    if players not in seat_choices(rules):
+        raise TableError(_("This game is not played at that many seats."), code="players")
+    try:
+        parsed = rules.parse_options(options or {})
+    except InvalidDeal as error:
+        raise TableError(str(error)) from None
+    problem = rules.table_problem(players, parsed)
+    if problem is not None:
+        raise TableError(_(problem), code="options")
+    if user is not None:
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        mine = Tournament.objects.filter(creator=user).exclude(status=Tournament.Status.FINISHED)
+        if mine.count() >= OPEN_PER_CREATOR:
+            raise TableError(
+                _("You already have %(count)d tournaments not yet finished.") % {"count": OPEN_PER_CREATOR},
+                code="too_many_tournaments",
+            )
+    tournament = Tournament.objects.create(
+        kind=kind,
+        game=game,
+        options=asdict(parsed),
+        players=players,
+        name=name.strip()[:60],
+        creator=user,
+        slot=slot,
+        unlisted=unlisted,
+        code=_code() if unlisted else None,
+        starts=starts,
+        minutes=minutes,
+        rounds=rounds,
+        deals=deals,
+        pace_seconds=pace_seconds,
+    )
+    if user is not None:
+        _entry_add(tournament, user)
+    return tournament
+
+
+def _code() -> str:
+    from .tables import CODE_LENGTH, CODE_LETTERS
+
+    while True:
+        code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+        if not Tournament.objects.filter(code=code).exists():
+            return code
+
+
+def locked_tournament(tournament_id: int) -> Tournament:
+    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if tournament is None:
+        raise TableError(_("No such tournament."), code="not_found")
+    return tournament
+
+
+def _entry_add(tournament: Tournament, user: User) -> TournamentEntry:
+    free = tournament_now() if tournament.kind == Tournament.Kind.ARENA else None
+    entry = TournamentEntry.objects.create(tournament=tournament, user=user, free_since=free)
+    _changed(tournament)
+    return entry
+
+
+def _changed(tournament: Tournament) -> None:
+    """The standings changed: pages polling them fetch them again."""
+    Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
+
+
+@transaction.atomic
+def tournament_join(*, user: User, tournament_id: int) -> TournamentEntry:
+    """Enter (or come back to) a tournament: an arena until its end, a Swiss one before its second
+    round. Under the tournament's row lock, so an entry and a pairing never cross."""
+    tournament = locked_tournament(tournament_id)
+    entry = TournamentEntry.objects.filter(tournament=tournament, user=user).first()
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TableError(_("This tournament is over."), code="finished")
+    if tournament.kind == Tournament.Kind.ARENA and tournament_now() >= arena_end(tournament):
+        raise TableError(_("This arena has ended: no new tables."), code="ended")
+    if tournament.kind == Tournament.Kind.SWISS and tournament.round >= 2:
+        raise TableError(_("Players may join a Swiss tournament only before its second round."), code="late")
+    if entry is None:
+        entry = _entry_add(tournament, user)
+    elif entry.withdrawn:
+        raise TableError(_("You withdrew from this tournament."), code="withdrawn")
+    elif entry.paused:
+        return tournament_pause(user=user, tournament_id=tournament_id, paused=False)
+    if tournament.kind == Tournament.Kind.ARENA and tournament.status == Tournament.Status.RUNNING:
+        tasks.arena_pair.enqueue(tournament.pk)
+    return entry
+
+
+@transaction.atomic
+def tournament_pause(*, user: User, tournament_id: int, paused: bool) -> TournamentEntry:
+    """An arena player stops being seated (the table in play is played out) or comes back."""
+    tournament = locked_tournament(tournament_id)
+    entry = _entry_of(tournament, user)
+    if tournament.kind != Tournament.Kind.ARENA:
+        raise TableError(_("Only an arena can be paused; a Swiss tournament can be withdrawn from."), code="kind")
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TableError(_("This tournament is over."), code="finished")
+    entry.paused = paused
+    if not paused and entry.free_since is None and not _seated(tournament, user):
+        entry.free_since = tournament_now()
+    entry.save(update_fields=["paused", "free_since"])
+    _changed(tournament)
+    if not paused and tournament.status == Tournament.Status.RUNNING:
+        tasks.arena_pair.enqueue(tournament.pk)
+    return entry
+
+
+@transaction.atomic
+def tournament_withdraw(*, user: User, tournament_id: int) -> TournamentEntry:
+    """Leave a tournament for good: no further table or round; a table in play is left as any
+    table is (a computer plays the seat to its end, and it scores nothing)."""
+    from .turns import session_leave
+
+    tournament = locked_tournament(tournament_id)
+    entry = _entry_of(tournament, user)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TableError(_("This tournament is over."), code="finished")
+    entry.withdrawn = True
+    entry.free_since = None
+    entry.save(update_fields=["withdrawn", "free_since"])
+    for session in tournament.sessions.filter(status=GameSession.Status.PLAYING, seats__user=user, seats__left=False):
+        session_leave(session_id=session.pk, user=user)
+    _changed(tournament)
+    return entry
+
+
+def _entry_of(tournament: Tournament, user: User) -> TournamentEntry:
+    entry = TournamentEntry.objects.filter(tournament=tournament, user=user).first()
+    if entry is None:
+        raise TableError(_("You have not entered this tournament."), code="not_entered")
+    return entry
+
+
+def _seated(tournament: Tournament, user: User) -> bool:
+    return tournament.sessions.filter(status__in=LIVE, seats__user=user).exists()
+
+
+# -- a table's result -------------------------------------------------------------------------------
+
+
+def shares(session: GameSession, seats: list[Seat], match: Match | None) -> dict[int, float]:
+    """Each seat's share of the table outplaced (sides in a partnership game), as the module says."""
+    if match is None:
+        return dict.fromkeys((seat.position for seat in seats), 0.0)
+    ranking = get_game(session.game).ranking(match)
+    sides = sides_of(session, len(seats))
+    value = [max(ranking[seat] for seat in side) for side in sides]
+    found: dict[int, float] = {}
+    for side, mine in zip(sides, value, strict=True):
+        beaten = sum(other < mine for other in value)
+        tied = sum(other == mine for other in value) - 1
+        for seat in side:
+            found[seat] = (beaten + tied / 2) / max(1, len(sides) - 1)
+    return found
+
+
+def table_over(session: GameSession, seats: list[Seat], match: Match | None) -> None:
+    """Score a tournament table that just ended (finished, or abandoned: ``match`` None scores 0),
+    in the transaction that ends it; the result rows' constraint keeps each one once."""
+    tournament = locked_tournament(session.tournament_id)
+    found = shares(session, seats, match)
+    arena = tournament.kind == Tournament.Kind.ARENA
+    entries = {
+        entry.user_id: entry
+        for entry in TournamentEntry.objects.filter(
+            tournament=tournament, user__in=[seat.user_id for seat in seats if seat.user_id]
+        )
+    }
+    now = tournament_now()
+    open_to_pair = arena and now < arena_end(tournament)
+    for seat in seats:
+        entry = entries.get(seat.user_id)
+        if entry is None:
+            continue
+        left = seat.left
+        share = 0.0 if left else found[seat.position]
+        won = bool(seat.won) and not left
+        streaking = entry.streak >= STREAK_FROM
+        points = (2 * share * (2 if streaking and won else 1)) if arena else share
+        try:
+            with transaction.atomic():
+                TournamentResult.objects.create(
+                    tournament=tournament,
+                    user_id=seat.user_id,
+                    session=session,
+                    round=session.tournament_round or 0,
+                    share=share,
+                    points=points,
+                    won=won,
+                )
+        except IntegrityError:
+            continue  # already scored (a task run twice): nothing is counted again
+        entry.points += points
+        entry.sessions += 1
+        entry.wins += int(won)
+        entry.streak = entry.streak + 1 if won else 0
+        if arena:
+            entry.paused = entry.paused or left or match is None  # away from an abandoned table: paused
+            entry.free_since = now if open_to_pair and not entry.paused and not entry.withdrawn else None
+        entry.save(update_fields=["points", "sessions", "wins", "streak", "paused", "free_since"])
+    _changed(tournament)
+    if arena:
+        if open_to_pair:
+            tasks.arena_pair.enqueue(tournament.pk)
+        elif not tournament.sessions.filter(status__in=LIVE).exclude(pk=session.pk).exists():
+            tasks.tournament_finish.enqueue(tournament.pk)
+    else:
+        tasks.swiss_next.enqueue(tournament.pk)
+
+
+def last_deal(session: GameSession, number: int) -> bool:
+    """A tournament of a few deals a table: the table has dealt its last."""
+    deals = Tournament.objects.filter(pk=session.tournament_id).values_list("deals", flat=True).first()
+    return bool(deals) and number >= deals
+
+
+def table_abandoned(session: GameSession) -> None:
+    """A tournament table ended unfinished (everyone away, or the arena's grace ran out): it scores
+    nothing, and its players are free again."""
+    if session.tournament_id is not None:
+        table_over(session, list(session.seats.all()), None)
+
+
+def finish(tournament: Tournament) -> None:
+    """Fix the final order and places (the caller holds the tournament's row lock)."""
+    entries = list(tournament.entries.order_by("joined", "id"))
+    scores = {entry.user_id: entry.points for entry in entries}
+    tables: dict[int, list[int]] = {}
+    for session_id, user_id in TournamentResult.objects.filter(
+        tournament=tournament, session__isnull=False
+    ).values_list("session_id", "user_id"):
+        tables.setdefault(session_id, []).append(user_id)
+    wins = {entry.user_id: entry.wins for entry in entries}
+    order = tie_breaks(scores, list(tables.values()), wins)
+    opponents = {user_id: 0.0 for user_id in scores}
+    for table in tables.values():
+        for user_id in table:
+            opponents[user_id] += sum(scores.get(other, 0.0) for other in table if other != user_id)
+    by_user = {entry.user_id: entry for entry in entries}
+    for place, user_id in enumerate(order, start=1):
+        entry = by_user[user_id]
+        entry.place = place
+        entry.opponents = opponents[user_id]
+        entry.free_since = None
+    TournamentEntry.objects.bulk_update(entries, ["place", "opponents", "free_since"])
+    tournament.status = Tournament.Status.FINISHED
+    tournament.ended = timezone.now()
+    tournament.version += 1
+    tournament.save(update_fields=["status", "ended", "version"])

@@ -1,0 +1,344 @@
+"""Tournaments: an arena's passes and scores, Swiss rounds with byes and tie-breaks, pausing,
+withdrawing, the schedule, and results kept once."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import close_old_connections, connection
+from django.utils import timezone
+
+from games import services
+from games.models import GameSession, Tournament, TournamentEntry, TournamentResult
+from games.services import schedule, tournaments
+from games.services.errors import TableError
+from tests.site_helpers import current_deal
+
+FIRST = "femkort"
+ARENA_OPTIONS = {"target": 1}  # one win ends a session: short tables
+NAP = "nap"
+
+
+def play_out(session: GameSession, rng: random.Random) -> None:
+    """Every person at the table plays a random legal action until the table is over."""
+    while True:
+        services.computers_play_all(session_id=session.pk, rng=rng)
+        session.refresh_from_db()
+        if session.status != GameSession.Status.PLAYING:
+            return
+        state = current_deal(session)
+        seat = session.seats.get(position=state.to_act)
+        services.action_take(
+            session_id=session.pk,
+            user=seat.user,
+            action=rng.choice(sorted(state.legal_actions())),
+            seen_seq=session.seq,
+            rng=rng,
+        )
+
+
+def arena(creator, clock, minutes: int = 10, **fields) -> Tournament:
+    return services.tournament_create(
+        user=creator,
+        kind="arena",
+        game=FIRST,
+        starts=timezone.now(),
+        minutes=minutes,
+        options=fields.pop("options", ARENA_OPTIONS),
+        **fields,
+    )
+
+
+@pytest.fixture
+def five(make_user):
+    return [make_user(name) for name in ("alice", "bob", "carol", "dave", "erin")]
+
+
+def live_tables(tournament: Tournament) -> list[GameSession]:
+    return list(tournament.sessions.filter(status=GameSession.Status.PLAYING).order_by("pk"))
+
+
+@pytest.mark.django_db
+def test_an_arena_seats_free_players_by_score_and_fills_with_computers_after_a_wait(five, clock, settings):
+    settings.FEMKORT_ARENA_FILL_SECONDS = 20
+    event = arena(five[0], clock)
+    for user in five[1:]:
+        services.tournament_join(user=user, tournament_id=event.pk)
+    assert services.tournament_start(event.pk) == "arena open: 1 tables"
+    (table,) = live_tables(event)
+    seated = {seat.user_id for seat in table.seats.all() if seat.user_id}
+    assert len(seated) == 4
+    assert not table.seats.filter(computer__gt="").exists()
+    (waiting,) = TournamentEntry.objects.filter(tournament=event, free_since__isnull=False)
+    assert waiting.user_id not in seated
+    assert services.arena_pair(event.pk) == []  # alone, and not yet waited long enough
+    clock.advance(21)
+    services.tournaments_tick()
+    alone = live_tables(event)[1]
+    assert [seat.user_id for seat in alone.seats.all() if seat.user_id] == [waiting.user_id]
+    assert alone.seats.filter(computer="strong").count() == 3
+    # Nobody is seated twice: another pass finds nobody free.
+    assert services.arena_pair(event.pk) == []
+
+
+@pytest.mark.django_db
+def test_a_finished_arena_table_scores_once_and_frees_its_players(five, clock):
+    event = arena(five[0], clock)
+    for user in five[1:4]:
+        services.tournament_join(user=user, tournament_id=event.pk)
+    services.tournament_start(event.pk)
+    (table,) = live_tables(event)
+    play_out(table, random.Random(3))
+    results = {r.user_id: r for r in TournamentResult.objects.filter(session=table)}
+    assert len(results) == 4
+    winners = [r for r in results.values() if r.won]
+    assert len(winners) == 1
+    assert winners[0].points == 2.0
+    assert winners[0].share == 1.0
+    # One win ends the session: the three others tie for second, each outplacing one of three (ties half).
+    assert sorted(r.share for r in results.values()) == pytest.approx([1 / 3, 1 / 3, 1 / 3, 1.0])
+    for entry in TournamentEntry.objects.filter(tournament=event):
+        assert entry.points == results[entry.user_id].points
+        assert entry.sessions == 1
+        assert entry.free_since is not None  # free again: the next pass seats them
+    # Scoring the same table again changes nothing.
+    seats = list(table.seats.all())
+    tournaments.table_over(table, seats, None)
+    assert TournamentResult.objects.filter(session=table).count() == 4
+    assert sum(e.points for e in TournamentEntry.objects.filter(tournament=event)) == sum(
+        r.points for r in results.values()
+    )
+
+
+@pytest.mark.django_db
+def test_a_streak_doubles_the_arena_points(five, clock):
+    event = arena(five[0], clock)
+    entry = TournamentEntry.objects.get(tournament=event, user=five[0])
+    entry.streak = 2
+    entry.save()
+    services.tournament_start(event.pk)
+    clock.advance(30)
+    services.tournaments_tick()  # alone: a table with computers
+    (table,) = live_tables(event)
+    won = None
+    for attempt in range(40):  # until alice wins one
+        play_out(table, random.Random(attempt))
+        result = TournamentResult.objects.get(session=table)
+        if result.won:
+            won = result
+            break
+        assert result.points == 2 * result.share
+        TournamentEntry.objects.filter(pk=entry.pk).update(streak=2)
+        clock.advance(30)
+        services.tournaments_tick()
+        table = live_tables(event)[0]
+    assert won is not None
+    assert won.points == 4.0
+
+
+@pytest.mark.django_db
+def test_pausing_keeps_a_player_from_new_tables_until_they_come_back(five, clock):
+    event = arena(five[0], clock)
+    services.tournament_join(user=five[1], tournament_id=event.pk)
+    services.tournament_pause(user=five[1], tournament_id=event.pk, paused=True)
+    services.tournament_start(event.pk)
+    clock.advance(30)
+    services.tournaments_tick()
+    (table,) = live_tables(event)
+    assert [seat.user_id for seat in table.seats.all() if seat.user_id] == [five[0].pk]
+    services.tournament_join(user=five[1], tournament_id=event.pk)  # back
+    assert TournamentEntry.objects.get(tournament=event, user=five[1]).paused is False
+    clock.advance(30)
+    services.tournaments_tick()
+    assert five[1].pk in {seat.user_id for s in live_tables(event) for seat in s.seats.all()}
+
+
+@pytest.mark.django_db
+def test_an_arena_ends_lets_tables_finish_within_the_grace_and_names_a_winner(five, clock, settings):
+    settings.FEMKORT_ARENA_GRACE_SECONDS = 120
+    event = arena(five[0], clock)
+    for user in five[1:4]:
+        services.tournament_join(user=user, tournament_id=event.pk)
+    services.tournament_start(event.pk)
+    first = live_tables(event)[0]
+    play_out(first, random.Random(5))
+    services.arena_pair(event.pk)
+    (second,) = live_tables(event)
+    clock.advance(10 * 60)
+    services.tournaments_tick()
+    event.refresh_from_db()
+    assert event.status == Tournament.Status.RUNNING  # its last table may still finish
+    with pytest.raises(TableError):
+        services.tournament_join(user=five[4], tournament_id=event.pk)
+    clock.advance(121)
+    services.tournaments_tick()
+    event.refresh_from_db()
+    second.refresh_from_db()
+    assert second.status == GameSession.Status.ABANDONED
+    assert event.status == Tournament.Status.FINISHED
+    assert not TournamentResult.objects.filter(session=second, points__gt=0).exists()
+    places = list(TournamentEntry.objects.filter(tournament=event).order_by("place"))
+    assert [e.place for e in places] == [1, 2, 3, 4]
+    assert places[0].points == 2.0
+
+
+def swiss_entrants(make_user, count: int):
+    return [make_user(f"player{number}") for number in range(count)]
+
+
+@pytest.mark.django_db
+def test_a_three_round_swiss_of_eight_pairs_nearest_scores_avoids_repeats_and_breaks_ties(make_user, clock):
+    people = swiss_entrants(make_user, 8)
+    event = services.tournament_create(
+        user=people[0],
+        kind="swiss",
+        game=NAP,
+        starts=timezone.now() + timedelta(minutes=5),
+        rounds=3,
+        deals=1,
+        pace_seconds=24 * 3600,
+        players=4,
+    )
+    for user in people[1:]:
+        services.tournament_join(user=user, tournament_id=event.pk)
+    assert services.tournament_start(event.pk) == "not yet"
+    clock.advance(5 * 60)
+    services.tournaments_tick()
+    rng = random.Random(11)
+    for round_number in (1, 2, 3):
+        event.refresh_from_db()
+        assert event.round == round_number
+        tables = live_tables(event)
+        assert len(tables) == 2
+        assert all(t.pace_seconds == 24 * 3600 for t in tables)
+        if round_number == 2:  # late joiners are refused from the second round
+            with pytest.raises(TableError):
+                services.tournament_join(user=make_user("late"), tournament_id=event.pk)
+        for table in tables:
+            play_out(table, rng)
+        services.swiss_next(event.pk)  # as the task queued by the last table does
+    event.refresh_from_db()
+    assert event.status == Tournament.Status.FINISHED
+    entries = list(TournamentEntry.objects.filter(tournament=event).order_by("place"))
+    assert [e.place for e in entries] == list(range(1, 9))
+    for better, worse in itertools.pairwise(entries):
+        assert (better.points, better.opponents) >= (worse.points, worse.opponents)
+    assert all(e.sessions == 3 for e in entries)
+    assert sum(r.points for r in TournamentResult.objects.filter(tournament=event)) == pytest.approx(
+        sum(e.points for e in entries)
+    )
+
+
+@pytest.mark.django_db
+def test_swiss_byes_go_to_the_odd_ones_and_score_one(make_user, clock):
+    people = swiss_entrants(make_user, 5)
+    event = services.tournament_create(
+        user=people[0], kind="swiss", game=NAP, starts=timezone.now(), rounds=2, deals=1, players=4
+    )
+    for user in people[1:]:
+        services.tournament_join(user=user, tournament_id=event.pk)
+    services.tournament_start(event.pk)
+    (bye,) = TournamentResult.objects.filter(tournament=event, bye=True)
+    assert bye.points == 1.0
+    assert bye.round == 1
+    (table,) = live_tables(event)
+    play_out(table, random.Random(2))
+    services.swiss_next(event.pk)
+    second = TournamentResult.objects.get(tournament=event, bye=True, round=2)
+    assert second.user_id != bye.user_id  # nobody sits out twice while another has not
+
+
+@pytest.mark.django_db
+def test_withdrawing_leaves_the_table_and_the_next_rounds(make_user, clock):
+    people = swiss_entrants(make_user, 4)
+    event = services.tournament_create(
+        user=people[0], kind="swiss", game=NAP, starts=timezone.now(), rounds=2, deals=1, players=4
+    )
+    for user in people[1:]:
+        services.tournament_join(user=user, tournament_id=event.pk)
+    services.tournament_start(event.pk)
+    services.tournament_withdraw(user=people[3], tournament_id=event.pk)
+    (table,) = live_tables(event)
+    assert table.seats.get(user=people[3]).left
+    play_out(table, random.Random(4))
+    assert TournamentResult.objects.get(session=table, user=people[3]).points == 0
+    services.swiss_next(event.pk)
+    (second,) = live_tables(event)
+    assert people[3].pk not in {seat.user_id for seat in second.seats.all()}
+    assert second.seats.filter(computer="strong").count() == 1  # three players left: one computer
+
+
+@pytest.mark.django_db
+def test_limits_and_refusals(five, clock):
+    for _ in range(tournaments.OPEN_PER_CREATOR):
+        arena(five[0], clock)
+    with pytest.raises(TableError, match="not yet finished"):
+        arena(five[0], clock)
+    with pytest.raises(TableError):
+        arena(five[1], clock, minutes=7)
+    with pytest.raises(TableError):
+        services.tournament_create(user=five[1], kind="swiss", game=FIRST, starts=timezone.now(), rounds=40)
+    with pytest.raises(TableError):
+        services.tournament_create(user=five[1], kind="cup", game=FIRST, starts=timezone.now())
+    with pytest.raises(TableError):
+        arena(five[1], clock, pace_seconds=3600)
+    event = arena(five[1], clock)
+    with pytest.raises(TableError):
+        services.tournament_pause(user=five[2], tournament_id=event.pk, paused=True)
+
+
+@pytest.mark.django_db
+def test_the_schedule_makes_each_occurrence_once_and_the_tick_starts_it(clock, settings):
+    settings.FEMKORT_TOURNAMENT_SCHEDULE = (
+        f'[{{"kind": "arena", "game": "{FIRST}", "every": "hour", "minute": 30, "minutes": 30}}]'
+    )
+    services.tournaments_tick()
+    services.tournaments_tick()
+    (made,) = Tournament.objects.all()
+    assert made.starts == clock.now.replace(minute=30)
+    assert made.creator is None
+    clock.advance(30 * 60)
+    services.tournaments_tick()
+    made.refresh_from_db()
+    assert made.status == Tournament.Status.RUNNING
+    assert Tournament.objects.count() == 2  # the next hour's is listed once this one started
+    assert schedule.next_time({"every": "week", "weekday": 0, "hour": 18}, clock.now).weekday() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_joins_at_once_are_counted_once_and_pairing_seats_nobody_twice(make_user):
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrent transactions need PostgreSQL (SQLite runs one writer at a time)")
+    people = [make_user(f"racer{n}") for n in range(8)]
+    event = services.tournament_create(
+        user=people[0], kind="arena", game=FIRST, starts=timezone.now(), minutes=10, options=ARENA_OPTIONS
+    )
+    services.tournament_start(event.pk)
+    barrier = threading.Barrier(len(people) - 1 + 3)
+    errors: list[Exception] = []
+
+    def run(call) -> None:
+        try:
+            barrier.wait()
+            call()
+        except Exception as error:
+            errors.append(error)
+        finally:
+            close_old_connections()
+
+    calls = [lambda user=user: services.tournament_join(user=user, tournament_id=event.pk) for user in people[1:]]
+    calls += [lambda: services.arena_pair(event.pk)] * 3
+    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    services.arena_pair(event.pk)
+    assert TournamentEntry.objects.filter(tournament=event).count() == 8
+    seated = [s.user_id for t in live_tables(event) for s in t.seats.all() if s.user_id]
+    assert len(seated) == len(set(seated)) == 8
