@@ -1,9 +1,10 @@
 """Who may see a table: every table is open to all, except a private one.
 
-A private table is reached by its code (typed in the lobby, or carried by its link) or by an
-invitation; its pages, frames, exports, replays and reviews are for its seated players, the
-people it invited (by name, or a seat kept for them), whoever showed its code in this browser
-session, and staff. Anyone else gets the same 404 as for a table that does not exist.
+A private tournament's tables are for its players. A private table is reached by its code (typed
+in the lobby, or carried by its link) or by an invitation; its pages, frames, exports, replays and
+reviews are for its seated players, the people it invited (by name, or a seat kept for them),
+whoever showed its code in this browser session, and staff. Anyone else gets the same 404 as for
+a table that does not exist.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from accounts import throttle
-from games.models import GameSession, Invitation, Seat
+from games.models import GameSession, Invitation, Seat, TournamentEntry
 from games.services import duplicate
 from games.services.errors import TableError
 
@@ -33,6 +34,8 @@ def may_see(session: GameSession, user: Any, admitted: Mapping[str, Any] | None)
         return _seated(session, user) or duplicate.may_see_table(session, user)
     if not session.unlisted:
         return True
+    if session.tournament_id is not None:  # a private tournament's table: for its players (and staff)
+        return _entered(session, user)
     if session.pk in admitted_tables(admitted):
         return True
     if user is None or not user.is_authenticated:
@@ -45,6 +48,14 @@ def may_see(session: GameSession, user: Any, admitted: Mapping[str, Any] | None)
     ):
         return True
     return Invitation.objects.filter(session=session, invitee=user).exists()
+
+
+def _entered(session: GameSession, user: Any) -> bool:
+    return (
+        user is not None
+        and user.is_authenticated
+        and (user.is_staff or TournamentEntry.objects.filter(tournament_id=session.tournament_id, user=user).exists())
+    )
 
 
 def _seated(session: GameSession, user: Any) -> bool:

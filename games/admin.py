@@ -21,6 +21,9 @@ from .models import (
     Play,
     Seat,
     Standing,
+    Tournament,
+    TournamentEntry,
+    TournamentResult,
 )
 
 
@@ -302,4 +305,82 @@ class LadderStandingAdmin(admin.ModelAdmin):
     readonly_fields = ("user", "game", "month", "deals", "percent_sum")
 
     def has_add_permission(self, request) -> bool:
+        return False
+
+
+class TournamentEntryInline(admin.TabularInline):
+    model = TournamentEntry
+    fields = ("user", "points", "sessions", "wins", "streak", "byes", "paused", "withdrawn", "place")
+    readonly_fields = ("user", "points", "sessions", "wins", "streak", "byes", "place")
+    extra = 0
+    can_delete = False
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    """Arenas and Swiss tournaments: admins may rename one, make it private or public, or move an
+    upcoming one's start; its scores come only from its tables. New ones are added by the schedule
+    (``FEMKORT_TOURNAMENT_SCHEDULE``) or by players."""
+
+    list_display = ("__str__", "kind", "game", "status", "starts", "minutes", "rounds", "round", "unlisted", "creator")
+    list_filter = ("kind", "status", "game", "unlisted")
+    search_fields = ("name", "code", "slot", "creator__username")
+    date_hierarchy = "starts"
+    fields = (
+        "kind",
+        "game",
+        "name",
+        "creator",
+        "slot",
+        "players",
+        "deals",
+        "pace_seconds",
+        "minutes",
+        "rounds",
+        "round",
+        "status",
+        "unlisted",
+        "code",
+        "starts",
+        "ended",
+    )
+    readonly_fields = (
+        "kind",
+        "game",
+        "creator",
+        "slot",
+        "players",
+        "deals",
+        "pace_seconds",
+        "minutes",
+        "rounds",
+        "round",
+        "status",
+        "code",
+        "ended",
+    )
+    inlines = [TournamentEntryInline]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def get_readonly_fields(self, request, obj=None):
+        started = obj is not None and obj.status != Tournament.Status.UPCOMING
+        return (*self.readonly_fields, "starts") if started else self.readonly_fields
+
+
+@admin.register(TournamentResult)
+class TournamentResultAdmin(admin.ModelAdmin):
+    """What each table gave each player: recorded by the table's end, never edited."""
+
+    list_display = ("tournament", "user", "round", "session", "share", "points", "won", "bye", "recorded")
+    list_filter = ("bye", "won")
+    search_fields = ("user__username", "tournament__name")
+    list_select_related = ("tournament", "user")
+    raw_id_fields = ("tournament", "user", "session")
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
         return False

@@ -12,7 +12,7 @@ from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
-from . import duplicate_pages, history, review_pages, services
+from . import duplicate_pages, history, review_pages, services, tournament_pages
 from .access import deal_visible, may_see, table_visible
 from .engine import get_game
 from .models import Block, Follow, GameSession, Standing
@@ -147,6 +147,7 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
         "page": page,
         "streak": duplicate_pages.streak(profile.player, duplicate.today()),
         "events": duplicate_pages.events_played(profile.player, request.user),
+        "tournaments": tournament_pages.tournaments_played(profile.player, request.user),
     }
     if viewer is not None and viewer.pk != profile.player.pk:
         context |= {

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import chat_views, duplicate_views, history_views, invitation_views, turn_views, views
+from . import chat_views, duplicate_views, history_views, invitation_views, tournament_views, turn_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -48,6 +48,18 @@ urlpatterns = [
     path("rules/<str:game>/", views.rules, name="rules"),
     path("daily/", duplicate_views.daily, name="daily"),
     path("events/", duplicate_views.events, name="events"),
+    path("tournaments/", tournament_views.tournaments_page, name="tournaments"),
+    path("tournaments/code/", tournament_views.tournament_by_code, name="tournament_by_code"),
+    path("tournaments/<int:tournament_id>/", tournament_views.tournament_page, name="tournament"),
+    path("tournaments/<int:tournament_id>/join/", tournament_views.tournament_join, name="tournament_join"),
+    path("tournaments/<int:tournament_id>/pause/", tournament_views.tournament_pause, name="tournament_pause"),
+    path("tournaments/<int:tournament_id>/withdraw/", tournament_views.tournament_withdraw, name="tournament_withdraw"),
+    path(
+        "tournaments/<int:tournament_id>/standings/", tournament_views.tournament_standings, name="tournament_standings"
+    ),
+    path(
+        "tournaments/<int:tournament_id>/standings.json", tournament_views.tournament_export, name="tournament_export"
+    ),
     path("events/code/", duplicate_views.event_by_code, name="event_by_code"),
     path("events/<int:event_id>/", duplicate_views.event_page, name="event"),
     path("events/<int:event_id>/play/", duplicate_views.event_play, name="event_play"),

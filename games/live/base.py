@@ -15,7 +15,7 @@ from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
 from django.utils import translation
 
-from games.notice_html import invitation_notice, my_tables_link
+from games.notice_html import invitation_notice, my_tables_link, table_ready_notice
 from games.threads import db
 
 from . import sockets
@@ -62,6 +62,15 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if self.user_id is None or not isinstance(invitation, int):
             return
         html = await db(invitation_notice)(self.scope["user"], invitation)
+        if html:
+            await self.send(text_data=html)
+
+    async def player_table_ready(self, event: dict) -> None:
+        """A tournament seated this socket's player: a toast with the way to the table."""
+        session = event.get("session")
+        if self.user_id is None or not isinstance(session, int):
+            return
+        html = await db(table_ready_notice)(self.user_id, session)
         if html:
             await self.send(text_data=html)
 

@@ -342,3 +342,73 @@ def test_joins_at_once_are_counted_once_and_pairing_seats_nobody_twice(make_user
     assert TournamentEntry.objects.filter(tournament=event).count() == 8
     seated = [s.user_id for t in live_tables(event) for s in t.seats.all() if s.user_id]
     assert len(seated) == len(set(seated)) == 8
+
+
+# -- pages ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_pages_list_open_join_and_show_live_standings(five, clock, client):
+    client.force_login(five[0])
+    answer = client.post(
+        "/tournaments/",
+        {"kind": "arena", "game": FIRST, "minutes": 10, "rounds": 3, "deals": 0, "pace_seconds": 0, "starts_in": 0},
+    )
+    event = Tournament.objects.get()
+    assert answer.status_code == 302
+    assert answer["Location"] == f"/tournaments/{event.pk}/"
+    assert str(event) in client.get("/tournaments/").content.decode()
+    for user in five[1:4]:
+        client.force_login(user)
+        assert client.post(f"/tournaments/{event.pk}/join/").status_code == 302
+    services.tournament_start(event.pk)
+    (table,) = live_tables(event)
+    page = client.get(f"/tournaments/{event.pk}/").content.decode()
+    assert f"/tables/{table.pk}/" in page
+    assert "Your table is ready" in page
+    event.refresh_from_db()
+    assert client.get(f"/tournaments/{event.pk}/standings/?v={event.version}").status_code == 204
+    play_out(table, random.Random(8))
+    fresh = client.get(f"/tournaments/{event.pk}/standings/?v={event.version}")
+    assert fresh.status_code == 200
+    assert "2" in fresh.content.decode()
+    exported = client.get(f"/tournaments/{event.pk}/standings.json").json()
+    assert sum(row["tables"] for row in exported["standings"]) == 4
+    assert max(row["points"] for row in exported["standings"]) == 2.0
+    profile = client.get(f"/players/{five[3].username}/").content.decode()
+    assert str(event) in profile
+
+
+@pytest.mark.django_db
+def test_a_private_tournament_and_its_tables_are_refused_to_strangers(five, clock, client):
+    event = arena(five[0], clock, unlisted=True)
+    services.tournament_start(event.pk)
+    clock.advance(30)
+    services.tournaments_tick()
+    (table,) = live_tables(event)
+    client.force_login(five[1])
+    for address in (
+        f"/tournaments/{event.pk}/",
+        f"/tournaments/{event.pk}/standings/",
+        f"/tournaments/{event.pk}/standings.json",
+        f"/tables/{table.pk}/",
+    ):
+        assert client.get(address).status_code == 404, address
+    assert client.post(f"/tournaments/{event.pk}/join/").status_code == 404
+    assert client.get(f"/tournaments/{event.pk}/?code={event.code}").status_code == 200
+    client.post(f"/tournaments/{event.pk}/join/", {"code": event.code})
+    assert TournamentEntry.objects.filter(tournament=event, user=five[1]).exists()
+    assert client.get(f"/tables/{table.pk}/").status_code == 200  # an entrant may watch the club's tables
+
+
+@pytest.mark.django_db
+def test_the_table_ready_notice_is_only_for_who_is_seated(five, clock):
+    from games.notice_html import table_ready_notice
+
+    event = arena(five[0], clock)
+    services.tournament_start(event.pk)
+    clock.advance(30)
+    services.tournaments_tick()
+    (table,) = live_tables(event)
+    assert f"/tables/{table.pk}/" in table_ready_notice(five[0].pk, table.pk)
+    assert table_ready_notice(five[1].pk, table.pk) == ""

@@ -51,14 +51,14 @@ def summary(times: list[float]) -> str:
     return f"median {median * 1000:6.2f} ms  p95 {p95 * 1000:6.2f} ms  max {slowest * 1000:6.2f} ms"
 
 
-def page_for(user: User, url: str) -> Callable[[], object]:
-    """The whole page at ``url`` through Django's test client, logged in as ``user``."""
+def page_for(user: User, url: str, status: int = 200) -> Callable[[], object]:
+    """The whole page at ``url`` through Django's test client, logged in as ``user``; it must answer ``status``."""
     client = Client(HTTP_HOST="localhost")
     client.force_login(user)
 
     def page() -> object:
         response = client.get(url)
-        assert response.status_code == 200, response.status_code
+        assert response.status_code == status, response.status_code
         return response
 
     return page
