@@ -122,8 +122,11 @@ FEMKORT_COMPUTER_WORKERS = int(os.environ.get("FEMKORT_COMPUTER_WORKERS", "1"))
 # site's database (games/tasks.py). Each server process starts this many task workers beside itself,
 # at low priority, ending with it (0: none; run ``manage.py tasks_worker`` elsewhere). A task running
 # longer than the lease is taken for lost with its worker and run again.
-TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# "tournaments": pairing, rounds and the tournaments' clock, taken by workers of their own so a
+# long review never delays a pairing (``FEMKORT_TOURNAMENT_WORKERS``).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "tournaments"]}}
 FEMKORT_TASK_WORKERS = int(os.environ.get("FEMKORT_TASK_WORKERS", "1"))
+FEMKORT_TOURNAMENT_WORKERS = int(os.environ.get("FEMKORT_TOURNAMENT_WORKERS", "1"))
 FEMKORT_TASK_LEASE_SECONDS = float(os.environ.get("FEMKORT_TASK_LEASE_SECONDS", "600"))
 FEMKORT_SWEEP_SECONDS = float(os.environ.get("FEMKORT_SWEEP_SECONDS", "1"))
 # A person gone this long on their turn (no live connection, no poll) is replaced by a computer;

@@ -22,6 +22,7 @@ from django_tasks_db.utils import exclusive_transaction, is_locked_database_exce
 from femkort_site.processes import STOP, Stopped
 
 log = logging.getLogger(__name__)
+TOURNAMENTS = "tournaments"  # the queue whose workers keep the tournaments' clock
 
 
 class WorkerLost(Exception):
@@ -75,10 +76,12 @@ class TaskWorker(Worker):
         return lost_tasks_again(self.lease)
 
     def tick_queue(self) -> bool:
-        """While idle (never in a batch run), queue the tournaments' clock every few seconds, unless
-        one is queued already (by another worker)."""
+        """A tournaments worker (``--queue tournaments``), while idle and never in a batch run, queues
+        the tournaments' clock every few seconds, unless one is queued already (by another)."""
         every = settings.FEMKORT_TOURNAMENT_TICK_SECONDS
-        if self.batch or every <= 0 or time.monotonic() - self.ticked < every:
+        if self.batch or every <= 0 or TOURNAMENTS not in self.queue_names:
+            return False
+        if time.monotonic() - self.ticked < every:
             return False
         self.ticked = time.monotonic()
         from games import tasks

@@ -10,6 +10,7 @@ from __future__ import annotations
 from django_tasks import task
 
 from games import services
+from games.task_queue import TOURNAMENTS  # a queue of its own: workers that take only these
 
 
 @task()
@@ -46,25 +47,25 @@ def event_reveal(event_id: int) -> str:
     return services.event_reveal(event_id)
 
 
-@task()
+@task(queue_name=TOURNAMENTS, priority=10)
 def arena_pair(tournament_id: int) -> str:
     """An arena's pairing pass: free players seated at new tables."""
     return f"{len(services.arena_pair(tournament_id))} tables"
 
 
-@task()
+@task(queue_name=TOURNAMENTS, priority=10)
 def swiss_next(tournament_id: int) -> str:
     """A Swiss tournament's table ended: the next round once every table of this one is over."""
     return services.swiss_next(tournament_id)
 
 
-@task()
+@task(queue_name=TOURNAMENTS, priority=10)
 def tournament_finish(tournament_id: int) -> str:
     """An arena's last table after its end is over: the final standings."""
     return services.tournament_finish(tournament_id)
 
 
-@task()
+@task(queue_name=TOURNAMENTS, priority=10)
 def tournaments_tick() -> str:
     """The tournaments' clock: the schedule, starts, computers for long waits, arenas' ends."""
     return services.tournaments_tick()

@@ -2,6 +2,7 @@
 
     .venv/bin/python -m tools.bench_load [--tables 10,50,100,200] [--processes 1,2] [--stacks project,floor]
                                          [--seconds 30] [--json]
+    .venv/bin/python -m tools.bench_load --arena 200 [--viewers 20] [--seconds 30]   (see tools.bench_arena)
 
 For every (processes, tables) pair: N tables of 4 seats, 3 scripted websocket players
 and 1 computer player (medium, ``FEMKORT_COMPUTER_PAUSE=0.3``); each player plays its
@@ -981,6 +982,10 @@ def main() -> int:
     parser.add_argument("--database", default=DEFAULT_DATABASE, help="dropped and recreated (name must say bench)")
     parser.add_argument("--redis", default=DEFAULT_REDIS, help="flushed before each case (not db 0)")
     parser.add_argument("--deadline", type=float, default=900.0, help="skip cases that would start after this (900)")
+    parser.add_argument(
+        "--arena", type=int, default=0, help="instead: an arena of this many players (tools.bench_arena)"
+    )
+    parser.add_argument("--viewers", type=int, default=20, help="with --arena: standings pages left open (20)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--save", type=Path, help="also write the results as JSON to this file")
     args = parser.parse_args()
@@ -1026,6 +1031,12 @@ def main() -> int:
 
     call_command("migrate", verbosity=0)
 
+    if args.arena:
+        from tools import bench_arena
+
+        result = bench_arena.run(args, server_env, workdir)
+        print(json.dumps(result, indent=2) if args.json else bench_arena.report(result))
+        return 0
     results = []
     frame_bytes = 8300  # the floor's frames: the project's mean frame, once measured
     for processes in args.processes:

@@ -68,6 +68,9 @@ def ensure_started() -> None:
         # From the event loop's thread, which lives as long as the server: they die with it.
         for _ in range(settings.FEMKORT_TASK_WORKERS):
             command_beside(["tasks_worker", "--nice", "10"])
+        if settings.FEMKORT_TASK_WORKERS > 0:  # tournaments' pairing never waits behind a long review
+            for _ in range(settings.FEMKORT_TOURNAMENT_WORKERS):
+                command_beside(["tasks_worker", "--queue", "tournaments", "--interval", "0.25"])
     if settings.FEMKORT_SWEEP_SECONDS <= 0:
         return
     loop = asyncio.get_running_loop()

@@ -1,5 +1,6 @@
-"""Run background tasks (reviews of finished deals, and whatever comes next) from the task queue.
-Each server starts ``FEMKORT_TASK_WORKERS`` of these beside itself; in production they may run
+"""Run background tasks (reviews of finished deals, tournaments' pairing, and whatever comes next)
+from the task queue. Each server starts ``FEMKORT_TASK_WORKERS`` of these beside itself, and
+``FEMKORT_TOURNAMENT_WORKERS`` that take only the ``tournaments`` queue; in production they may run
 anywhere that reaches the database. SIGTERM or Ctrl-C stops it at once; the task under way goes
 back to the queue."""
 
@@ -25,14 +26,19 @@ class Command(BaseCommand):
         parser.add_argument("--max-tasks", type=int, default=None, help="end after this many tasks")
         parser.add_argument("--interval", type=float, default=1.0, help="seconds between looks at an empty queue")
         parser.add_argument("--nice", type=int, default=0, help="yield the processor to the servers by this much")
+        parser.add_argument(
+            "--queue", action="append", default=None, help="take only this queue's tasks (repeatable; default: all)"
+        )
 
-    def handle(self, *args, batch: bool, max_tasks: int | None, interval: float, nice: int, **options) -> None:
+    def handle(
+        self, *args, batch: bool, max_tasks: int | None, interval: float, nice: int, queue: list[str] | None, **options
+    ) -> None:
         die_with_parent_named()
         if nice:
             os.nice(nice)
         worker = TaskWorker(
             lease=timedelta(seconds=settings.FEMKORT_TASK_LEASE_SECONDS),
-            queue_names=["*"],
+            queue_names=queue or ["*"],
             interval=interval,
             batch=batch,
             backend_name=DEFAULT_TASK_BACKEND_ALIAS,
