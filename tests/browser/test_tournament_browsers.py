@@ -6,13 +6,16 @@ Redis, a task worker running the tournaments' clock every second):
   a page left open shows the standings change; everyone pauses, the server restarts with its clock
   past the arena's end, and the final standings name a winner;
 - a 3-round turn-based Swiss tournament of Nap with eight players (every browser driven by this
-  test): two tables a round, nearest scores together, and final standings with the tie-break.
+  test), opened to start in five minutes (the server restarted with its clock on by as much): two
+  tables a round, nearest scores together, and final standings with the tie-break.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import time
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -24,6 +27,16 @@ from .conftest import _SITE_ENV, drop_database, own_database
 from .pages import Player
 
 DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+SHOTS = os.environ.get("FEMKORT_SCREENSHOTS")  # a folder: save the pictures of the README there
+
+
+def picture(page: Page, name: str) -> None:
+    """The page on a phone, for the README (only when ``FEMKORT_SCREENSHOTS`` names a folder)."""
+    if SHOTS:
+        page.set_viewport_size(PHONE)
+        page.screenshot(path=str(Path(SHOTS) / name), full_page=True)
+        page.set_viewport_size(DESKTOP)
 
 
 @pytest.fixture(scope="module")
@@ -129,11 +142,16 @@ def test_a_femkort_arena_in_five_browsers(tournament_site, browser: Browser):
         watcher.evaluate("window.neverReloaded = true")
         finished = dict.fromkeys(names, 0)
         paused: set[str] = set()
+        pictured = False
         deadline = time.monotonic() + 6 * 60
         for player in players:
             player.page.goto(address)
         while len(paused) < len(players) or live_tables(url, address):
             assert time.monotonic() < deadline, f"the arena did not play out: {finished}"
+            if SHOTS and not pictured and sum(finished.values()) >= 4:  # mid-arena: standings, tables in play
+                pictured = True
+                watcher.wait_for_timeout(2500)  # the page's next fetch of the standings
+                picture(watcher, "tournament-arena-live-phone.png")
             for player in players:
                 step(player, address, finished)
                 page = player.page
@@ -167,6 +185,7 @@ def test_a_femkort_arena_in_five_browsers(tournament_site, browser: Browser):
         expect(page.locator(".winner")).to_contain_text(top)
         tables = [int(text) for text in page.locator(".tournament-standings tbody td:nth-child(4)").all_inner_texts()]
         assert all(count >= 2 for count in tables)
+        picture(page, "tournament-arena-final-phone.png")
 
 
 def test_a_turn_based_nap_swiss_of_eight(tournament_site, browser: Browser):
@@ -176,10 +195,16 @@ def test_a_turn_based_nap_swiss_of_eight(tournament_site, browser: Browser):
     with daphne(env, port) as base:
         players = sign_up(browser, base, names)
         address = open_tournament(
-            players[0], kind="swiss", game="nap", rounds="3", deals="1", pace_seconds="86400", starts_in="0"
+            players[0], kind="swiss", game="nap", rounds="3", deals="1", pace_seconds="86400", starts_in="300"
         )
         for player in players[1:]:
             join(player, address)
+        players[0].page.goto("/tournaments/")
+        picture(players[0].page, "tournaments-phone.png")
+    # Its start: the server again with its clock five minutes on.
+    port = free_port()
+    with daphne(env | {"FEMKORT_CLOCK_SHIFT_SECONDS": "301"}, port) as base:
+        address = base + address[address.index("/tournaments/") :]
         finished = dict.fromkeys(names, 0)
         for player in players:
             player.page.goto(address)
@@ -204,6 +229,7 @@ def test_a_turn_based_nap_swiss_of_eight(tournament_site, browser: Browser):
             == [(86400,)] * 6
         )
         expect(page.locator(".tournament-standings thead")).to_contain_text("Opponents' points")
+        picture(page, "tournament-swiss-final-phone.png")
         rows = page.locator(".tournament-standings tbody tr")
         expect(rows).to_have_count(8)
         cells = [row.locator("td").all_inner_texts() for row in rows.all()]
