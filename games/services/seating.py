@@ -26,6 +26,7 @@ from .tournaments import (
     LIVE,
     arena_end,
     arena_grace,
+    changed,
     finish,
     locked_tournament,
     tournament_now,
@@ -117,6 +118,7 @@ def arena_pair(tournament_id: int) -> list[int]:
     placed = [user_id for table in tables for user_id in table]
     if placed:
         TournamentEntry.objects.filter(tournament=tournament, user__in=placed).update(free_since=None)
+        changed(tournament)  # open pages fetch the tables in play, and each seated player's own
     return seated
 
 
@@ -150,8 +152,8 @@ def swiss_round_begin(tournament: Tournament) -> str:
     for table in tables.values():
         met.add_table(table)
     tournament.round += 1
-    tournament.version += 1
-    tournament.save(update_fields=["round", "version"])
+    tournament.save(update_fields=["round"])
+    changed(tournament)
     if len(entries) < tournament.players:
         table_seat(tournament, [entry.user_id for entry in entries], tournament.round)
         return f"round {tournament.round}: one table with computers"
@@ -186,8 +188,8 @@ def tournament_start(tournament_id: int) -> str:
     if tournament_now() < tournament.starts:
         return "not yet"
     tournament.status = Tournament.Status.RUNNING
-    tournament.version += 1
-    tournament.save(update_fields=["status", "version"])
+    tournament.save(update_fields=["status"])
+    changed(tournament)
     if tournament.kind == Tournament.Kind.ARENA:
         TournamentEntry.objects.filter(tournament=tournament, free_since__isnull=False).update(
             free_since=tournament.starts

@@ -162,11 +162,11 @@ def locked_tournament(tournament_id: int) -> Tournament:
 def _entry_add(tournament: Tournament, user: User) -> TournamentEntry:
     free = tournament_now() if tournament.kind == Tournament.Kind.ARENA else None
     entry = TournamentEntry.objects.create(tournament=tournament, user=user, free_since=free)
-    _changed(tournament)
+    changed(tournament)
     return entry
 
 
-def _changed(tournament: Tournament) -> None:
+def changed(tournament: Tournament) -> None:
     """The standings changed: pages polling them fetch them again."""
     Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
 
@@ -207,7 +207,7 @@ def tournament_pause(*, user: User, tournament_id: int, paused: bool) -> Tournam
     if not paused and entry.free_since is None and not _seated(tournament, user):
         entry.free_since = tournament_now()
     entry.save(update_fields=["paused", "free_since"])
-    _changed(tournament)
+    changed(tournament)
     if not paused and tournament.status == Tournament.Status.RUNNING:
         tasks.arena_pair.enqueue(tournament.pk)
     return entry
@@ -228,7 +228,7 @@ def tournament_withdraw(*, user: User, tournament_id: int) -> TournamentEntry:
     entry.save(update_fields=["withdrawn", "free_since"])
     for session in tournament.sessions.filter(status=GameSession.Status.PLAYING, seats__user=user, seats__left=False):
         session_leave(session_id=session.pk, user=user)
-    _changed(tournament)
+    changed(tournament)
     return entry
 
 
@@ -306,7 +306,7 @@ def table_over(session: GameSession, seats: list[Seat], match: Match | None) -> 
             entry.paused = entry.paused or left or match is None  # away from an abandoned table: paused
             entry.free_since = now if open_to_pair and not entry.paused and not entry.withdrawn else None
         entry.save(update_fields=["points", "sessions", "wins", "streak", "paused", "free_since"])
-    _changed(tournament)
+    changed(tournament)
     if arena:
         if open_to_pair:
             tasks.arena_pair.enqueue(tournament.pk)
@@ -353,5 +353,5 @@ def finish(tournament: Tournament) -> None:
     TournamentEntry.objects.bulk_update(entries, ["place", "opponents", "free_since"])
     tournament.status = Tournament.Status.FINISHED
     tournament.ended = timezone.now()
-    tournament.version += 1
-    tournament.save(update_fields=["status", "ended", "version"])
+    tournament.save(update_fields=["status", "ended"])
+    changed(tournament)

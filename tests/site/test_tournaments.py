@@ -76,8 +76,10 @@ def test_an_arena_seats_free_players_by_score_and_fills_with_computers_after_a_w
     (waiting,) = TournamentEntry.objects.filter(tournament=event, free_since__isnull=False)
     assert waiting.user_id not in seated
     assert services.arena_pair(event.pk) == []  # alone, and not yet waited long enough
+    version = Tournament.objects.get(pk=event.pk).version
     clock.advance(21)
     services.tournaments_tick()
+    assert Tournament.objects.get(pk=event.pk).version > version  # open pages fetch the new table
     alone = live_tables(event)[1]
     assert [seat.user_id for seat in alone.seats.all() if seat.user_id] == [waiting.user_id]
     assert alone.seats.filter(computer="strong").count() == 3
