@@ -20,11 +20,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from accounts import throttle
-from games.models import GameSession, Invitation, Seat, TournamentEntry
+from games.models import GameSession, Invitation, Seat, Tournament, TournamentEntry
 from games.services import duplicate
 from games.services.errors import TableError
 
 ADMITTED = "tables_admitted"  # the browser session's key: private tables whose code it showed
+TOURNAMENTS_ADMITTED = "tournaments_admitted"  # the same, for private tournaments
 ADMITTED_KEEP = 50  # the most recent ones are enough; the list rides in every session
 
 
@@ -32,10 +33,11 @@ def may_see(session: GameSession, user: Any, admitted: Mapping[str, Any] | None)
     """``admitted``: the browser session (Django's request or socket session), which holds the codes shown."""
     if session.event_id is not None:  # an event's table: its cards stay hidden from who has not played it
         return _seated(session, user) or duplicate.may_see_table(session, user)
+    if session.tournament_id is not None:  # as public or private as its tournament is now
+        private = Tournament.objects.filter(pk=session.tournament_id).values_list("unlisted", flat=True).first()
+        return not private or session.tournament_id in admitted_tournaments(admitted) or _entered(session, user)
     if not session.unlisted:
         return True
-    if session.tournament_id is not None:  # a private tournament's table: for its players (and staff)
-        return _entered(session, user)
     if session.pk in admitted_tables(admitted):
         return True
     if user is None or not user.is_authenticated:
@@ -65,6 +67,18 @@ def _seated(session: GameSession, user: Any) -> bool:
 def admitted_tables(admitted: Mapping[str, Any] | None) -> list[int]:
     tables = admitted.get(ADMITTED) if admitted is not None else None
     return [pk for pk in tables if isinstance(pk, int)] if isinstance(tables, list) else []
+
+
+def admitted_tournaments(admitted: Mapping[str, Any] | None) -> list[int]:
+    found = admitted.get(TOURNAMENTS_ADMITTED) if admitted is not None else None
+    return [pk for pk in found if isinstance(pk, int)] if isinstance(found, list) else []
+
+
+def admit_tournament(browser_session: Any, tournament: Tournament) -> None:
+    """This browser showed a private tournament's code: its pages and tables open to it, and its
+    page's polls count no further tries."""
+    kept = [pk for pk in admitted_tournaments(browser_session) if pk != tournament.pk]
+    browser_session[TOURNAMENTS_ADMITTED] = [*kept[-(ADMITTED_KEEP - 1) :], tournament.pk]
 
 
 def admit(browser_session: Any, session: GameSession) -> None:

@@ -25,6 +25,7 @@ from .models import (
     TournamentEntry,
     TournamentResult,
 )
+from .services.tournaments import tournament_code
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -363,6 +364,13 @@ class TournamentAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False
+
+    def save_model(self, request, obj, form, change) -> None:
+        """Made private or public: so are its tables (played and in play); a private one gets a code."""
+        if obj.unlisted and not obj.code:
+            obj.code = tournament_code()
+        super().save_model(request, obj, form, change)
+        obj.sessions.update(unlisted=obj.unlisted)
 
     def get_readonly_fields(self, request, obj=None):
         started = obj is not None and obj.status != Tournament.Status.UPCOMING

@@ -62,8 +62,9 @@ class TaskWorker(Worker):
                 ran = self.run_next()
                 if self.max_tasks is not None and self._run_tasks >= self.max_tasks:
                     return
+                ticked = self.tick_queue()  # on time, busy or not
                 if not ran:
-                    if self.lost_tasks_again() or self.tick_queue():
+                    if self.lost_tasks_again() or ticked:
                         continue
                     if self.batch:
                         return
@@ -76,8 +77,8 @@ class TaskWorker(Worker):
         return lost_tasks_again(self.lease)
 
     def tick_queue(self) -> bool:
-        """A tournaments worker (``--queue tournaments``), while idle and never in a batch run, queues
-        the tournaments' clock every few seconds, unless one is queued already (by another)."""
+        """A tournaments worker (``--queue tournaments``), never in a batch run, queues the
+        tournaments' clock every few seconds, unless one is queued already (by another)."""
         every = settings.FEMKORT_TOURNAMENT_TICK_SECONDS
         if self.batch or every <= 0 or TOURNAMENTS not in self.queue_names:
             return False

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from . import services
 from . import tournament_pages as pages
-from .access import code_matches, code_tried, normal_code, refused_page
+from .access import admit_tournament, admitted_tournaments, code_matches, code_tried, normal_code, refused_page
 from .engine import GAMES
 from .models import PACES, Tournament, TournamentEntry
 from .services import tournaments
@@ -98,8 +98,9 @@ def tournaments_page(request: HttpRequest) -> HttpResponse:
 
 
 def _visible(request: HttpRequest, tournament_id: int) -> Tournament:
-    """A tournament anyone may look at; a private one by its code (a counted try, as a table's), or
-    for its creator, its players and staff. Anyone else gets 404."""
+    """A tournament anyone may look at; a private one by its code (a counted try, as a table's; this
+    browser is then admitted, so its polls count no more), or for its creator, its players and
+    staff. Anyone else gets 404."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     if not tournament.unlisted:
         return tournament
@@ -110,10 +111,13 @@ def _visible(request: HttpRequest, tournament_id: int) -> Tournament:
         or TournamentEntry.objects.filter(tournament=tournament, user=user).exists()
     ):
         return tournament
+    if tournament.pk in admitted_tournaments(request.session):
+        return tournament
     code = request.GET.get("code") or request.POST.get("code")
     if code:
         code_tried(user=user, client=request.META.get("REMOTE_ADDR"))
         if code_matches(tournament, code):
+            admit_tournament(request.session, tournament)
             return tournament
     raise Http404("No such tournament.")
 

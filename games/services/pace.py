@@ -21,6 +21,8 @@ def pace_ask(*, session_id: int, user: User, pace_seconds: int) -> GameSession:
     session, seats, seat = _my_seat_in_play(session_id, user)
     if session.event_id is not None:
         raise TableError(_("An event's table waits for you anyway: its pace does not change."), code="pace")
+    if session.tournament_id is not None:
+        raise TableError(_("A tournament's tables keep the tournament's pace."), code="pace")
     if pace_seconds not in dict(PACES) or pace_seconds == session.pace_seconds:
         raise TableError(_("Choose another pace than the table's."), code="pace")
     if not rights.may_ask_pace(session, seat):

@@ -52,8 +52,20 @@ def default_schedule() -> list[dict[str, Any]]:
 
 
 def schedule() -> list[dict[str, Any]]:
+    """The schedule's entries; one that is not an object is left out (and logged), as is a schedule
+    that is not JSON: a mistake in the settings never stops the tournaments already made."""
     raw = settings.FEMKORT_TOURNAMENT_SCHEDULE
-    return json.loads(raw) if raw else default_schedule()
+    if not raw:
+        return default_schedule()
+    try:
+        entries = json.loads(raw)
+    except ValueError as error:
+        log.error("FEMKORT_TOURNAMENT_SCHEDULE is not JSON: %s", error)
+        return []
+    if not isinstance(entries, list):
+        log.error("FEMKORT_TOURNAMENT_SCHEDULE is not a list")
+        return []
+    return [entry for entry in entries if isinstance(entry, dict)]
 
 
 def next_time(entry: dict[str, Any], after: datetime) -> datetime:
@@ -74,8 +86,12 @@ def scheduled_make(now: datetime) -> list[int]:
     """Make each schedule entry's next occurrence, once; the tournaments made."""
     made = []
     for entry in schedule():
-        starts = next_time(entry, now)
-        slot = f"{entry['kind']}:{entry['game']}:{starts:%Y-%m-%dT%H:%M}"
+        try:
+            starts = next_time(entry, now)
+            slot = f"{entry['kind']}:{entry['game']}:{starts:%Y-%m-%dT%H:%M}"
+        except (KeyError, TypeError, ValueError) as error:
+            log.error("schedule entry %r is not understood: %r", entry, error)
+            continue
         if Tournament.objects.filter(slot=slot).exists():
             continue
         try:
@@ -93,32 +109,36 @@ def scheduled_make(now: datetime) -> list[int]:
             )
         except IntegrityError:  # made at the same moment by another worker
             continue
-        except TableError as error:
-            log.warning("schedule entry %r cannot be made: %s", entry, error)
+        except (TableError, TypeError, ValueError) as error:
+            log.error("schedule entry %r cannot be made: %s", entry, error)
             continue
         made.append(tournament.pk)
     return made
 
 
 def tournaments_tick() -> str:
-    """One look at every tournament the clock moves on (each step its own transaction)."""
+    """One look at every tournament the clock moves on (each step its own transaction; one that
+    fails is logged and the others go on)."""
     now = tournament_now()
     made = scheduled_make(now)
-    started = [
-        tournament_start(pk)
+    steps = [
+        (tournament_start, pk)
         for pk in Tournament.objects.filter(status=Tournament.Status.UPCOMING, starts__lte=now).values_list(
             "pk", flat=True
         )
     ]
-    passes = closed = 0
     for tournament in Tournament.objects.filter(status=Tournament.Status.RUNNING):
-        if tournament.kind == Tournament.Kind.ARENA:
-            if now >= arena_end(tournament):
-                arena_close(tournament.pk)
-                closed += 1
-            elif fill_due(tournament):
-                arena_pair(tournament.pk)
-                passes += 1
-        else:
-            swiss_next(tournament.pk)  # a round whose last table ended but whose task was lost
-    return f"made {len(made)}, started {len(started)}, {passes} passes, {closed} closing"
+        if tournament.kind == Tournament.Kind.SWISS:
+            steps.append((swiss_next, tournament.pk))  # a round whose last table ended but whose task was lost
+        elif now >= arena_end(tournament):
+            steps.append((arena_close, tournament.pk))
+        elif fill_due(tournament):
+            steps.append((arena_pair, tournament.pk))
+    failed = 0
+    for step, pk in steps:
+        try:
+            step(pk)
+        except Exception:
+            log.exception("tournament %s: %s failed", pk, step.__name__)
+            failed += 1
+    return f"made {len(made)}, {len(steps)} steps, {failed} failed"

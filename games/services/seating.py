@@ -6,6 +6,7 @@ player's open pages are told at once ("your table is ready").
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from collections.abc import Sequence
 from datetime import timedelta
@@ -20,6 +21,8 @@ from games.models import GameSession, Seat, Tournament, TournamentEntry, Tournam
 from games.pairing import Entrant, Meetings, Waiting, arena_tables, swiss_round
 
 from . import fair
+from .errors import TableError
+from .locks import named_lock
 from .tournaments import (
     BYE_SHARE,
     COMPUTER_LEVEL,
@@ -35,7 +38,10 @@ from .tournaments import (
 # A pass seats at most this many tables (about 15 ms each on PostgreSQL), so it holds the arena's lock briefly
 # however many are free at once (an arena's start): the next pass, queued at once, seats the rest.
 TABLES_PER_PASS = 4
-LIVE_TURN_SECONDS = 60  # a live tournament table's turn clock: an absent player never holds up the rest
+LIVE_TURN_SECONDS = 60
+# Seating reads who is busy at another tournament's live table, then seats: one pass at a time,
+# whatever the tournament, so nobody is seated at two live tables by passes of two arenas at once.
+SEATING = "tournament-seating"  # a live tournament table's turn clock: an absent player never holds up the rest
 
 
 def table_seat(tournament: Tournament, user_ids: Sequence[int], round_number: int | None = None) -> GameSession:
@@ -70,6 +76,11 @@ def table_seat(tournament: Tournament, user_ids: Sequence[int], round_number: in
     fair.seed_draw(session, 1)
     session.save(update_fields=["next_commitment"])
     session_start(session_id=session.pk, user=host)
+    if tournament.kind == Tournament.Kind.SWISS and not tournament.pace_seconds:
+        # A live round seats its players whatever else they play: their arenas seat them no more.
+        TournamentEntry.objects.filter(
+            user__in=players, tournament__kind=Tournament.Kind.ARENA, tournament__status=Tournament.Status.RUNNING
+        ).update(paused=True, free_since=None)
     for user_id in players:
         announcements.table_ready(user_id, session.pk)
     return session
@@ -96,6 +107,7 @@ def arena_pair(tournament_id: int) -> list[int]:
     now = tournament_now()
     if tournament.status != Tournament.Status.RUNNING or now >= arena_end(tournament):
         return []
+    named_lock(SEATING)
     free = list(
         TournamentEntry.objects.filter(
             tournament=tournament, free_since__isnull=False, paused=False, withdrawn=False
@@ -139,6 +151,7 @@ def swiss_next(tournament_id: int) -> str:
 def swiss_round_begin(tournament: Tournament) -> str:
     """Seat the next round (the caller holds the tournament's row lock). Players who do not fill a
     table sit out with a bye; fewer players than one table play one table with computers."""
+    named_lock(SEATING)
     entries = list(tournament.entries.filter(withdrawn=False).order_by("-points", "joined", "id"))
     if len(entries) < 2:
         finish(tournament)
@@ -199,26 +212,27 @@ def tournament_start(tournament_id: int) -> str:
     return swiss_round_begin(tournament)
 
 
-@transaction.atomic
 def arena_close(tournament_id: int) -> str:
     """An arena past its end seats nobody; its tables still in play after the grace time end unscored,
-    and once none is left in play the arena is over."""
+    and once none is left in play the arena is over. Each table ends in its own transaction (its
+    lock, then the tournament's, as when a table ends by itself), the arena's end in another."""
     from .tables import session_abandon
 
-    tournament = locked_tournament(tournament_id)
-    if tournament.kind != Tournament.Kind.ARENA or tournament.status != Tournament.Status.RUNNING:
-        return "not running"
-    now = tournament_now()
-    if now < arena_end(tournament):
-        return "not yet"
-    tournament.entries.filter(free_since__isnull=False).update(free_since=None)
-    live = list(tournament.sessions.filter(status__in=LIVE).values_list("pk", flat=True))
-    if live and now < arena_end(tournament) + arena_grace():
-        return f"{len(live)} tables finishing"
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        if tournament.kind != Tournament.Kind.ARENA or tournament.status != Tournament.Status.RUNNING:
+            return "not running"
+        now = tournament_now()
+        if now < arena_end(tournament):
+            return "not yet"
+        tournament.entries.filter(free_since__isnull=False).update(free_since=None)
+        live = list(tournament.sessions.filter(status__in=LIVE).values_list("pk", flat=True))
+        if live and now < arena_end(tournament) + arena_grace():
+            return f"{len(live)} tables finishing"
     for session_id in live:
-        session_abandon(session_id=session_id)
-    finish(tournament)
-    return "finished"
+        with contextlib.suppress(TableError):  # it ended meanwhile
+            session_abandon(session_id=session_id)
+    return tournament_finish(tournament_id)
 
 
 @transaction.atomic

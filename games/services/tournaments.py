@@ -17,6 +17,7 @@ table), then tables won, then who entered first (``games.pairing.tie_breaks``).
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from dataclasses import asdict
 from datetime import datetime, timedelta
@@ -38,6 +39,7 @@ from .duplicate import duplicate_now
 from .errors import TableError
 
 ARENA_MINUTES = (10, 30, 60, 120)
+SCHEDULED_MINUTES = 24 * 60  # the schedule may give an arena any length up to a day
 SWISS_ROUNDS = range(2, 10)
 TABLE_DEALS = range(0, 13)  # 0: a whole session
 STARTS_IN = (0, 5 * 60, 15 * 60, 3600, 24 * 3600)  # seconds from now a player-made tournament starts
@@ -85,7 +87,7 @@ def tournament_create(
     if rules is None or not rules.on_site:
         raise TableError(_("Unknown game."))
     if kind == Tournament.Kind.ARENA:
-        if minutes not in ARENA_MINUTES and user is not None:
+        if minutes not in ARENA_MINUTES and (user is not None or not 1 <= minutes <= SCHEDULED_MINUTES):
             raise TableError(_("Unknown length for an arena."), code="minutes")
         if pace_seconds:
             raise TableError(_("An arena is played live."), code="pace")
@@ -131,7 +133,7 @@ def tournament_create(
         creator=user,
         slot=slot,
         unlisted=unlisted,
-        code=_code() if unlisted else None,
+        code=tournament_code() if unlisted else None,
         starts=starts,
         minutes=minutes,
         rounds=rounds,
@@ -143,7 +145,7 @@ def tournament_create(
     return tournament
 
 
-def _code() -> str:
+def tournament_code() -> str:
     from .tables import CODE_LENGTH, CODE_LETTERS
 
     while True:
@@ -203,9 +205,11 @@ def tournament_pause(*, user: User, tournament_id: int, paused: bool) -> Tournam
         raise TableError(_("Only an arena can be paused; a Swiss tournament can be withdrawn from."), code="kind")
     if tournament.status == Tournament.Status.FINISHED:
         raise TableError(_("This tournament is over."), code="finished")
+    if entry.withdrawn:
+        raise TableError(_("You withdrew from this tournament."), code="withdrawn")
     entry.paused = paused
-    if not paused and entry.free_since is None and not _seated(tournament, user):
-        entry.free_since = tournament_now()
+    # A pause is not time spent waiting for a table: whoever comes back waits from now.
+    entry.free_since = None if paused or _seated(tournament, user) else tournament_now()
     entry.save(update_fields=["paused", "free_since"])
     changed(tournament)
     if not paused and tournament.status == Tournament.Status.RUNNING:
@@ -213,22 +217,30 @@ def tournament_pause(*, user: User, tournament_id: int, paused: bool) -> Tournam
     return entry
 
 
-@transaction.atomic
 def tournament_withdraw(*, user: User, tournament_id: int) -> TournamentEntry:
     """Leave a tournament for good: no further table or round; a table in play is left as any
-    table is (a computer plays the seat to its end, and it scores nothing)."""
+    table is (a computer plays the seat to its end, and it scores nothing). The tables are left
+    after the withdrawal commits, each in its own transaction: a table's lock is always taken
+    before its tournament's (as when a table ends), never after."""
     from .turns import session_leave
 
-    tournament = locked_tournament(tournament_id)
-    entry = _entry_of(tournament, user)
-    if tournament.status == Tournament.Status.FINISHED:
-        raise TableError(_("This tournament is over."), code="finished")
-    entry.withdrawn = True
-    entry.free_since = None
-    entry.save(update_fields=["withdrawn", "free_since"])
-    for session in tournament.sessions.filter(status=GameSession.Status.PLAYING, seats__user=user, seats__left=False):
-        session_leave(session_id=session.pk, user=user)
-    changed(tournament)
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        entry = _entry_of(tournament, user)
+        if tournament.status == Tournament.Status.FINISHED:
+            raise TableError(_("This tournament is over."), code="finished")
+        entry.withdrawn = True
+        entry.free_since = None
+        entry.save(update_fields=["withdrawn", "free_since"])
+        changed(tournament)
+        playing = list(
+            tournament.sessions.filter(
+                status=GameSession.Status.PLAYING, seats__user=user, seats__left=False
+            ).values_list("pk", flat=True)
+        )
+    for session_id in playing:
+        with contextlib.suppress(TableError):  # it ended meanwhile
+            session_leave(session_id=session_id, user=user)
     return entry
 
 
@@ -240,7 +252,7 @@ def _entry_of(tournament: Tournament, user: User) -> TournamentEntry:
 
 
 def _seated(tournament: Tournament, user: User) -> bool:
-    return tournament.sessions.filter(status__in=LIVE, seats__user=user).exists()
+    return tournament.sessions.filter(status__in=LIVE, seats__user=user, seats__left=False).exists()
 
 
 # -- a table's result -------------------------------------------------------------------------------
@@ -282,7 +294,7 @@ def table_over(session: GameSession, seats: list[Seat], match: Match | None) -> 
             continue
         left = seat.left
         share = 0.0 if left else found[seat.position]
-        won = bool(seat.won) and not left
+        won = share == 1.0  # first alone (or the winning side), whoever played the seat's last cards
         streaking = entry.streak >= STREAK_FROM
         points = (2 * share * (2 if streaking and won else 1)) if arena else share
         try:
@@ -329,21 +341,42 @@ def table_abandoned(session: GameSession) -> None:
         table_over(session, list(session.seats.all()), None)
 
 
+def opponents_met(tournament: Tournament) -> list[tuple[int, int]]:
+    """Every pair of entrants scored at one table on different sides (a partner is no opponent),
+    once per table: what the tie-break sums, as two-player "tables"."""
+    scored = set(
+        TournamentResult.objects.filter(tournament=tournament, session__isnull=False).values_list(
+            "session_id", "user_id"
+        )
+    )
+    seats: dict[int, list[tuple[int, int]]] = {}
+    for session_id, user_id, position in Seat.objects.filter(
+        session__tournament=tournament, user__isnull=False
+    ).values_list("session_id", "user_id", "position"):
+        if (session_id, user_id) in scored:
+            seats.setdefault(session_id, []).append((user_id, position))
+    pairs = []
+    for session in tournament.sessions.filter(pk__in=list(seats)):
+        side = {seat: index for index, members in enumerate(sides_of(session, session.seat_count)) for seat in members}
+        players = seats[session.pk]
+        for index, (one, mine) in enumerate(players):
+            for other, theirs in players[index + 1 :]:
+                if side.get(mine) != side.get(theirs):
+                    pairs.append((one, other))
+    return pairs
+
+
 def finish(tournament: Tournament) -> None:
     """Fix the final order and places (the caller holds the tournament's row lock)."""
     entries = list(tournament.entries.order_by("joined", "id"))
     scores = {entry.user_id: entry.points for entry in entries}
-    tables: dict[int, list[int]] = {}
-    for session_id, user_id in TournamentResult.objects.filter(
-        tournament=tournament, session__isnull=False
-    ).values_list("session_id", "user_id"):
-        tables.setdefault(session_id, []).append(user_id)
+    met = opponents_met(tournament)
     wins = {entry.user_id: entry.wins for entry in entries}
-    order = tie_breaks(scores, list(tables.values()), wins)
-    opponents = {user_id: 0.0 for user_id in scores}
-    for table in tables.values():
-        for user_id in table:
-            opponents[user_id] += sum(scores.get(other, 0.0) for other in table if other != user_id)
+    order = tie_breaks(scores, met, wins)
+    opponents = dict.fromkeys(scores, 0.0)
+    for one, other in met:
+        opponents[one] = opponents.get(one, 0.0) + scores.get(other, 0.0)
+        opponents[other] = opponents.get(other, 0.0) + scores.get(one, 0.0)
     by_user = {entry.user_id: entry for entry in entries}
     for place, user_id in enumerate(order, start=1):
         entry = by_user[user_id]

@@ -414,3 +414,227 @@ def test_the_table_ready_notice_is_only_for_who_is_seated(five, clock):
     (table,) = live_tables(event)
     assert f"/tables/{table.pk}/" in table_ready_notice(five[0].pk, table.pk)
     assert table_ready_notice(five[1].pk, table.pk) == ""
+
+
+# -- found by review: locks, access, pace, pause, schedule ------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_live_swiss_round_pauses_its_players_arenas(five, clock, settings):
+    settings.FEMKORT_ARENA_FILL_SECONDS = 0
+    arena_event = arena(five[0], clock)
+    services.tournament_start(arena_event.pk)
+    (arena_table,) = live_tables(arena_event)
+    play_out(arena_table, random.Random(1))  # free again in the arena
+    swiss = services.tournament_create(
+        user=five[1], kind="swiss", game=FIRST, starts=timezone.now(), rounds=2, options=ARENA_OPTIONS
+    )
+    services.tournament_join(user=five[0], tournament_id=swiss.pk)
+    services.tournament_start(swiss.pk)
+    entry = TournamentEntry.objects.get(tournament=arena_event, user=five[0])
+    assert entry.paused
+    assert entry.free_since is None
+    assert services.arena_pair(arena_event.pk) == []
+    live = GameSession.objects.filter(status=GameSession.Status.PLAYING, pace_seconds=0, seats__user=five[0])
+    assert live.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_tournament_made_private_later_hides_its_tables_and_a_code_admits_the_browser(five, clock, client):
+    from django.contrib.admin.sites import site as admin_site
+    from django.test import RequestFactory
+
+    from games.admin import TournamentAdmin
+
+    event = arena(five[0], clock, options=ARENA_OPTIONS)
+    services.tournament_start(event.pk)
+    clock.advance(30)
+    services.tournaments_tick()
+    (table,) = live_tables(event)
+    event.refresh_from_db()
+    event.unlisted = True
+    request = RequestFactory().post("/admin/")
+    request.user = five[0]
+    TournamentAdmin(Tournament, admin_site).save_model(request, event, None, change=True)
+    event.refresh_from_db()
+    assert event.code
+    table.refresh_from_db()
+    assert table.unlisted
+    client.force_login(five[1])
+    assert client.get(f"/tables/{table.pk}/").status_code == 404
+    assert client.get(f"/tournaments/{event.pk}/?code={event.code}").status_code == 200
+    for _ in range(15):  # the page's poll, for minutes: no try counted after the first
+        assert client.get(f"/tournaments/{event.pk}/standings/?v=0").status_code == 200
+    assert client.get(f"/tables/{table.pk}/").status_code == 200  # the code's holder may watch its tables
+
+
+@pytest.mark.django_db
+def test_a_tournament_table_keeps_its_pace(five, clock):
+    event = arena(five[0], clock)
+    services.tournament_start(event.pk)
+    clock.advance(30)
+    services.tournaments_tick()
+    (table,) = live_tables(event)
+    with pytest.raises(TableError, match="tournament's pace"):
+        services.pace_ask(session_id=table.pk, user=five[0], pace_seconds=3 * 24 * 3600)
+
+
+@pytest.mark.django_db
+def test_coming_back_from_a_pause_waits_from_then(five, clock, settings):
+    settings.FEMKORT_ARENA_FILL_SECONDS = 20
+    event = arena(five[0], clock)
+    services.tournament_join(user=five[1], tournament_id=event.pk)
+    services.tournament_pause(user=five[1], tournament_id=event.pk, paused=True)
+    services.tournament_start(event.pk)
+    clock.advance(300)
+    services.tournaments_tick()  # alice with computers; bob paused all along
+    services.tournament_join(user=five[1], tournament_id=event.pk)
+    assert services.arena_pair(event.pk) == []  # back just now: he waits for a player first
+    clock.advance(21)
+    assert len(services.arena_pair(event.pk)) == 1
+
+
+@pytest.mark.django_db
+def test_a_bad_schedule_entry_stops_nothing_else(five, clock, settings):
+    settings.FEMKORT_TOURNAMENT_SCHEDULE = (
+        f'[{{"kind": "arena", "game": "{FIRST}", "every": "month"}},'
+        f' {{"kind": "arena", "game": "{FIRST}", "every": "hour", "minute": 30}},'
+        f' {{"game": "{FIRST}"}}, 7]'
+    )
+    event = arena(five[0], clock)
+    services.tournaments_tick()
+    event.refresh_from_db()
+    assert event.status == Tournament.Status.RUNNING
+    assert not Tournament.objects.filter(creator__isnull=True).exists()  # an arena of no length is not made
+    settings.FEMKORT_TOURNAMENT_SCHEDULE = "not json"
+    services.tournaments_tick()
+
+
+@pytest.mark.django_db
+def test_partners_are_not_each_others_opponents_in_the_tie_break(make_user, clock):
+    euchre = "euchre"
+    people = [make_user(f"partner{n}") for n in range(4)]
+    event = services.tournament_create(
+        user=people[0], kind="swiss", game=euchre, starts=timezone.now(), rounds=2, deals=1, players=4
+    )
+    for user in people[1:]:
+        services.tournament_join(user=user, tournament_id=event.pk)
+    services.tournament_start(event.pk)
+    (table,) = live_tables(event)
+    play_out(table, random.Random(6))
+    pairs = tournaments.opponents_met(event)
+    assert len(pairs) == 4  # two sides of two: each player met the other side's two, not their partner
+    seats = {seat.user_id: seat.position for seat in table.seats.all()}
+    assert all(seats[one] % 2 != seats[other] % 2 for one, other in pairs)
+
+
+def _postgresql_only() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrent transactions need PostgreSQL (SQLite runs one writer at a time)")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_withdrawing_while_ones_table_ends_takes_the_locks_in_the_same_order(make_user, settings):
+    """A table ends holding its lock, then takes its tournament's; a withdrawal must not hold the
+    tournament's while it waits for the table's (each would wait for the other)."""
+    from django.db import transaction
+
+    from games.services.locks import locked_session
+
+    _postgresql_only()
+    settings.FEMKORT_ARENA_FILL_SECONDS = 0
+    player = make_user("leaver")
+    event = services.tournament_create(
+        user=player, kind="arena", game=FIRST, starts=timezone.now(), minutes=10, options=ARENA_OPTIONS
+    )
+    services.tournament_start(event.pk)
+    (table,) = live_tables(event)
+    locked = threading.Event()
+    errors: list[Exception] = []
+
+    def table_ends() -> None:
+        try:
+            with transaction.atomic():
+                session = locked_session(table.pk)
+                locked.set()
+                for _ in range(300):  # until the withdrawal is committed (it must not need this lock)
+                    if TournamentEntry.objects.filter(tournament=event, user=player, withdrawn=True).exists():
+                        break
+                    threading.Event().wait(0.1)
+                else:
+                    raise AssertionError("the withdrawal waited for the table's lock under the tournament's")
+                tournaments.table_over(session, list(session.seats.all()), None)
+        except Exception as error:
+            errors.append(error)
+        finally:
+            close_old_connections()
+
+    def withdraw() -> None:
+        try:
+            locked.wait()
+            services.tournament_withdraw(user=player, tournament_id=event.pk)
+        except Exception as error:
+            errors.append(error)
+        finally:
+            close_old_connections()
+
+    threads = [threading.Thread(target=table_ends), threading.Thread(target=withdraw)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_arenas_passes_at_once_seat_a_player_once(make_user, settings, monkeypatch):
+    from games.services import seating
+
+    _postgresql_only()
+    settings.FEMKORT_ARENA_FILL_SECONDS = 0
+    player = make_user("both")
+    one = services.tournament_create(
+        user=player, kind="arena", game=FIRST, starts=timezone.now(), minutes=10, options=ARENA_OPTIONS
+    )
+    two = services.tournament_create(
+        user=make_user("other"), kind="arena", game=FIRST, starts=timezone.now(), minutes=10, options=ARENA_OPTIONS
+    )
+    services.tournament_join(user=player, tournament_id=two.pk)
+    TournamentEntry.objects.filter(tournament=two).exclude(user=player).update(paused=True)
+    Tournament.objects.filter(pk__in=[one.pk, two.pk]).update(status=Tournament.Status.RUNNING)
+    first_looked, second_looked = threading.Event(), threading.Event()
+    real = seating._busy_elsewhere
+
+    def busy(user_ids):
+        found = real(user_ids)
+        if not first_looked.is_set():
+            first_looked.set()
+            second_looked.wait(5)  # the other pass must not get this far before this one commits
+        else:
+            second_looked.set()
+        return found
+
+    monkeypatch.setattr(seating, "_busy_elsewhere", busy)
+    errors: list[Exception] = []
+
+    def run(tournament_id: int, after: threading.Event | None) -> None:
+        try:
+            if after is not None:
+                after.wait()
+            seating.arena_pair(tournament_id)
+        except Exception as error:
+            errors.append(error)
+        finally:
+            close_old_connections()
+
+    threads = [
+        threading.Thread(target=run, args=(one.pk, None)),
+        threading.Thread(target=run, args=(two.pk, first_looked)),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    live = GameSession.objects.filter(status=GameSession.Status.PLAYING, seats__user=player, seats__left=False)
+    assert live.count() == 1

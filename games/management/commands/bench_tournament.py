@@ -41,6 +41,13 @@ class Command(BaseCommand):
         parser.add_argument("--repeat", type=int, default=10)
 
     def handle(self, *args, players: int, repeat: int, **options) -> None:
+        """Everything in one transaction rolled back at the end: the bench's players and arena are
+        never seen by the site's clock or pages."""
+        with transaction.atomic():
+            self._measure(players, repeat)
+            transaction.set_rollback(True)
+
+    def _measure(self, players: int, repeat: int) -> None:
         users = self._players(players)
         arena = self._arena(users)
         self.stdout.write(
@@ -51,28 +58,22 @@ class Command(BaseCommand):
         self.stdout.write(
             f"pass, {players} free ({tables} tables seated)  {summary(times)}  {queries} queries  {_verdict(times)}"
         )
-        with transaction.atomic():
-            while seating.arena_pair(arena.pk):  # everyone seated: the busy arena
-                pass
-            freed = list(TournamentEntry.objects.filter(tournament=arena).values_list("user_id", flat=True)[:4])
-            GameSession.objects.filter(tournament=arena, seats__user__in=freed).update(
-                status=GameSession.Status.FINISHED
-            )
-            TournamentEntry.objects.filter(tournament=arena, user__in=freed).update(free_since=timezone.now())
-            busy = GameSession.objects.filter(tournament=arena, status=GameSession.Status.PLAYING).count()
-            times, queries = self._passes(arena, repeat)
-            self.stdout.write(
-                f"pass, 4 free, {busy} tables busy  {summary(times)}  {queries} queries  {_verdict(times)}"
-            )
-            viewer = users[-1]
-            page = page_for(viewer, reverse("tournament", args=[arena.pk]))
-            self.stdout.write(f"arena page ({players} players, {busy} tables listed)  {page_timed(page, repeat)}")
-            standings = page_for(viewer, reverse("tournament_standings", args=[arena.pk]))
-            self.stdout.write(f"standings poll, changed   {page_timed(standings, repeat)}")
-            arena.refresh_from_db()
-            unchanged = page_for(viewer, f"{reverse('tournament_standings', args=[arena.pk])}?v={arena.version}", 204)
-            self.stdout.write(f"standings poll, unchanged {page_timed(unchanged, repeat)}")
-            transaction.set_rollback(True)
+        while seating.arena_pair(arena.pk):  # everyone seated: the busy arena
+            pass
+        freed = list(TournamentEntry.objects.filter(tournament=arena).values_list("user_id", flat=True)[:4])
+        GameSession.objects.filter(tournament=arena, seats__user__in=freed).update(status=GameSession.Status.FINISHED)
+        TournamentEntry.objects.filter(tournament=arena, user__in=freed).update(free_since=timezone.now())
+        busy = GameSession.objects.filter(tournament=arena, status=GameSession.Status.PLAYING).count()
+        times, queries = self._passes(arena, repeat)
+        self.stdout.write(f"pass, 4 free, {busy} tables busy  {summary(times)}  {queries} queries  {_verdict(times)}")
+        viewer = users[-1]
+        page = page_for(viewer, reverse("tournament", args=[arena.pk]))
+        self.stdout.write(f"arena page ({players} players, {busy} tables listed)  {page_timed(page, repeat)}")
+        standings = page_for(viewer, reverse("tournament_standings", args=[arena.pk]))
+        self.stdout.write(f"standings poll, changed   {page_timed(standings, repeat)}")
+        arena.refresh_from_db()
+        unchanged = page_for(viewer, f"{reverse('tournament_standings', args=[arena.pk])}?v={arena.version}", 204)
+        self.stdout.write(f"standings poll, unchanged {page_timed(unchanged, repeat)}")
 
     def _passes(self, arena: Tournament, repeat: int) -> tuple[list[float], int]:
         """Each pass in a savepoint rolled back: the same free players every time (one run to warm up)."""
