@@ -32,6 +32,7 @@ def _redis_of_this_worker() -> None:
 _redis_of_this_worker()
 # The servers tests start run no task workers unless a test asks (they would take the tests' tasks).
 os.environ.setdefault("FEMKORT_TASK_WORKERS", "0")
+os.environ.setdefault("FEMKORT_TOURNAMENT_WORKERS", "0")
 
 
 @pytest.fixture
@@ -59,6 +60,7 @@ def computers_without_pause(settings):
     settings.FEMKORT_TRICK_PAUSE_SECONDS = 0
     settings.FEMKORT_SWEEP_SECONDS = 0  # the sweep's own tests turn it on; elsewhere it would act between steps
     settings.FEMKORT_TASK_WORKERS = 0  # tasks run where a test runs them (tests/site/test_task_queue.py)
+    settings.FEMKORT_TOURNAMENT_WORKERS = 0
 
 
 @pytest.fixture(autouse=True)

@@ -2,7 +2,8 @@
 
 ``--arena N`` scripted players enter a running arena of the first game (tables of 4, one deal a
 table), on one server process (daphne in production mode through ``tools.bench_server``, its task
-worker running the pairing passes and the tournaments' clock every second) with PostgreSQL and
+worker running the pairing passes and the tournaments' clock every second, and with ``--reviews
+on`` the usual worker computing each finished deal's review) with PostgreSQL and
 Redis as ``bench_load`` sets them up. Each player keeps its notices socket open; "your table is
 ready" sends it to the table's socket, where it plays its first playable card ``--think`` seconds
 after each view showing its turn, until the view shows the session's result; then it leaves the
@@ -248,7 +249,8 @@ def run(args: Any, env: dict[str, str], workdir: Path) -> dict[str, Any]:
     arena_id, cookies = setup(args.arena)
     connections.close_all()
     env = env | {
-        "FEMKORT_TASK_WORKERS": "1",
+        "FEMKORT_TASK_WORKERS": "1" if args.reviews == "on" else "0",  # off: deals' reviews wait in the queue
+        "FEMKORT_TOURNAMENT_WORKERS": "1",
         "FEMKORT_TOURNAMENT_TICK_SECONDS": "1",
         "FEMKORT_TOURNAMENT_SCHEDULE": "[]",
         "FEMKORT_ARENA_FILL_SECONDS": "5",
@@ -266,7 +268,7 @@ def run(args: Any, env: dict[str, str], workdir: Path) -> dict[str, Any]:
     if tracebacks:
         result["errors"]["server-errors"] = tracebacks
         result["server_error_kinds"] = kinds[:5]
-    return {"players": args.arena, "viewers": args.viewers, "seconds": args.seconds} | result
+    return {"players": args.arena, "viewers": args.viewers, "seconds": args.seconds, "reviews": args.reviews} | result
 
 
 def report(result: dict[str, Any]) -> str:
@@ -277,7 +279,7 @@ def report(result: dict[str, Any]) -> str:
     return "\n".join(
         [
             f"arena of {result['players']} players, {result['viewers']} standings viewers, "
-            f"{result['seconds']:.0f} s window:",
+            f"{result['seconds']:.0f} s window, deals' reviews computed beside it: {result['reviews']}",
             f"  pairing passes: {result['passes']}, {spread('pass_ms')} (in the task worker)",
             f"  tables finished: {result['tables_finished']} ({result['tables_per_minute']}/min), "
             f"cards/s {result['cards_per_second']}",

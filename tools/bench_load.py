@@ -986,6 +986,9 @@ def main() -> int:
         "--arena", type=int, default=0, help="instead: an arena of this many players (tools.bench_arena)"
     )
     parser.add_argument("--viewers", type=int, default=20, help="with --arena: standings pages left open (20)")
+    parser.add_argument(
+        "--reviews", choices=("on", "off"), default="on", help="with --arena: compute deals' reviews beside it (on)"
+    )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--save", type=Path, help="also write the results as JSON to this file")
     args = parser.parse_args()

@@ -68,9 +68,8 @@ def ensure_started() -> None:
         # From the event loop's thread, which lives as long as the server: they die with it.
         for _ in range(settings.FEMKORT_TASK_WORKERS):
             command_beside(["tasks_worker", "--nice", "10"])
-        if settings.FEMKORT_TASK_WORKERS > 0:  # tournaments' pairing never waits behind a long review
-            for _ in range(settings.FEMKORT_TOURNAMENT_WORKERS):
-                command_beside(["tasks_worker", "--queue", "tournaments", "--interval", "0.25"])
+        for _ in range(settings.FEMKORT_TOURNAMENT_WORKERS):  # pairing never waits behind a long review
+            command_beside(["tasks_worker", "--queue", "tournaments", "--interval", "0.25"])
     if settings.FEMKORT_SWEEP_SECONDS <= 0:
         return
     loop = asyncio.get_running_loop()

@@ -215,7 +215,7 @@ def tournament_start(tournament_id: int) -> str:
 def arena_close(tournament_id: int) -> str:
     """An arena past its end seats nobody; its tables still in play after the grace time end unscored,
     and once none is left in play the arena is over. Each table ends in its own transaction (its
-    lock, then the tournament's, as when a table ends by itself), the arena's end in another."""
+    lock, then its players' entries, as when a table ends by itself), the arena's end in another."""
     from .tables import session_abandon
 
     with transaction.atomic():

@@ -37,6 +37,7 @@ from games.stored import seat_choices, sides_of, usual_seats
 
 from .duplicate import duplicate_now
 from .errors import TableError
+from .locks import named_lock
 
 ARENA_MINUTES = (10, 30, 60, 120)
 SCHEDULED_MINUTES = 24 * 60  # the schedule may give an arena any length up to a day
@@ -155,7 +156,12 @@ def tournament_code() -> str:
 
 
 def locked_tournament(tournament_id: int) -> Tournament:
-    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    """The tournament, with its lock held to the transaction's end: entering, pausing, seating and
+    its rounds and end take it. An advisory lock, not the row's: a table ending updates the row's
+    version without waiting for a pairing pass, and never takes this lock (no table's lock is ever
+    taken after it, nor it after a table's)."""
+    named_lock(f"tournament-{tournament_id}")
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         raise TableError(_("No such tournament."), code="not_found")
     return tournament
@@ -221,7 +227,7 @@ def tournament_withdraw(*, user: User, tournament_id: int) -> TournamentEntry:
     """Leave a tournament for good: no further table or round; a table in play is left as any
     table is (a computer plays the seat to its end, and it scores nothing). The tables are left
     after the withdrawal commits, each in its own transaction: a table's lock is always taken
-    before its tournament's (as when a table ends), never after."""
+    before its players' entries (as when a table ends), never after."""
     from .turns import session_leave
 
     with transaction.atomic():
@@ -276,15 +282,16 @@ def shares(session: GameSession, seats: list[Seat], match: Match | None) -> dict
 
 def table_over(session: GameSession, seats: list[Seat], match: Match | None) -> None:
     """Score a tournament table that just ended (finished, or abandoned: ``match`` None scores 0),
-    in the transaction that ends it; the result rows' constraint keeps each one once."""
-    tournament = locked_tournament(session.tournament_id)
+    in the transaction that ends it; the result rows' constraint keeps each one once. It locks only
+    its players' entries (in order), so it never waits for a pairing pass."""
+    tournament = Tournament.objects.get(pk=session.tournament_id)
     found = shares(session, seats, match)
     arena = tournament.kind == Tournament.Kind.ARENA
     entries = {
         entry.user_id: entry
-        for entry in TournamentEntry.objects.filter(
-            tournament=tournament, user__in=[seat.user_id for seat in seats if seat.user_id]
-        )
+        for entry in TournamentEntry.objects.select_for_update()
+        .filter(tournament=tournament, user__in=[seat.user_id for seat in seats if seat.user_id])
+        .order_by("pk")
     }
     now = tournament_now()
     open_to_pair = arena and now < arena_end(tournament)

@@ -75,6 +75,7 @@ def site(chromium, tmp_path_factory, django_db_setup, django_db_blocker) -> Iter
         # Reviews are computed when a test asks (``reviews_computed``), not beside every test's play:
         # the server's own background reviews are tested in tests/site/test_reviews.py.
         FEMKORT_TASK_WORKERS="0",
+        FEMKORT_TOURNAMENT_WORKERS="0",  # the tournaments' tests start servers with their own
     )
     manage("migrate", "--noinput", env=env)
     manage("collectstatic", "--noinput", env=env)

@@ -49,6 +49,7 @@ def tournament_site(chromium, tmp_path_factory, django_db_blocker, site):
     env = _SITE_ENV | {
         "DATABASE_URL": url,
         "FEMKORT_TASK_WORKERS": "1",
+        "FEMKORT_TOURNAMENT_WORKERS": "1",
         "FEMKORT_TOURNAMENT_TICK_SECONDS": "1",
         "FEMKORT_ARENA_FILL_SECONDS": "3",
         "FEMKORT_TOURNAMENT_SCHEDULE": "[]",  # only the tournaments the test opens
