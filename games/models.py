@@ -767,6 +767,18 @@ class Tournament(models.Model):
     pace_seconds = models.PositiveIntegerField(
         default=0, help_text=_("Turn-based tables: how long each person has for a move (0: live).")
     )
+    duplicate = models.BooleanField(
+        default=False,
+        help_text=_("Swiss: every table of a round plays the same deals, scored by matchpoints seat by seat."),
+    )
+    round_event = models.ForeignKey(
+        "DuplicateEvent",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text=_("A duplicate Swiss tournament: the deals of the round in play."),
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.UPCOMING)
     round = models.PositiveSmallIntegerField(default=0, help_text=_("The Swiss round in play (0: none yet)."))
     version = models.PositiveIntegerField(default=0, help_text=_("Counts every change to the standings."))

@@ -59,6 +59,9 @@ class TournamentForm(forms.Form):
     starts_in = forms.TypedChoiceField(
         label=gettext_lazy("Starts"), coerce=int, choices=[(s, STARTS_NAMES[s]) for s in tournaments.STARTS_IN]
     )
+    duplicate = forms.BooleanField(
+        label=gettext_lazy("Duplicate (Swiss): every table of a round plays the same deals"), required=False
+    )
     name = forms.CharField(label=gettext_lazy("Name"), max_length=60, required=False)
     unlisted = forms.BooleanField(label=gettext_lazy("Private (joined by its code)"), required=False)
 
@@ -88,6 +91,7 @@ def tournaments_page(request: HttpRequest) -> HttpResponse:
                     pace_seconds=0 if arena else data["pace_seconds"],
                     name=data["name"],
                     unlisted=data["unlisted"],
+                    duplicate=data["duplicate"] and not arena,
                 )
             except services.TableError as refused:
                 form.add_error(None, refused.message)

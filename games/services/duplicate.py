@@ -57,6 +57,53 @@ def today() -> date:
     return duplicate_now().astimezone(UTC).date()
 
 
+def round_deals(*, game: str, options: dict, players: int, deal_count: int, name: str) -> DuplicateEvent:
+    """The deals every table of a duplicate tournament's round plays: an event of their own, private,
+    revealed (by its tournament) once the round's last table ends."""
+    now = duplicate_now()
+    far = now + timedelta(days=366)
+    event = DuplicateEvent.objects.create(
+        game=game,
+        options=options,
+        players=players,
+        deal_count=deal_count,
+        name=name[:60],
+        unlisted=True,
+        opens=now,
+        closes=far,
+        reveals=far,
+    )
+    _boards_make(event, reveal_queued=False)
+    return event
+
+
+def round_reveal(event: DuplicateEvent) -> None:
+    """A duplicate round is over: its deals and results open to everyone, its percentages fixed (its
+    reveal's task, queued here, in the caller's transaction)."""
+    event.closes = event.reveals = duplicate_now()
+    event.save(update_fields=["closes", "reveals"])
+    tasks.event_reveal.enqueue(event.pk)
+
+
+def percents_of(event: DuplicateEvent) -> dict[int, list[float]]:
+    """Each player's matchpoint percentages at the event's deals so far (a deal left unfinished: 0;
+    alone at a seat: 50), read from the tallies."""
+    fields: dict[tuple[int, int], Field] = {}
+    counts: dict[tuple[int, int], dict[float, int]] = {}
+    for tally in BoardTally.objects.filter(board__event=event):
+        counts.setdefault((tally.board_id, tally.seat), {})[tally.value] = tally.count
+    fields = {key: Field(values) for key, values in counts.items()}
+    found: dict[int, list[float]] = {}
+    for result in BoardResult.objects.filter(board__event=event):
+        if result.value is None:
+            percent = 0.0
+        else:
+            percent = fields[(result.board_id, result.seat)].percent(result.value)
+            percent = 50.0 if percent is None else percent
+        found.setdefault(result.user_id, []).append(percent)
+    return found
+
+
 def board_identity(event: DuplicateEvent, number: int) -> str:
     """What a board's commitment names besides its seed."""
     if event.day is not None:
@@ -64,12 +111,13 @@ def board_identity(event: DuplicateEvent, number: int) -> str:
     return f"event {event.pk} deal {number}"
 
 
-def _boards_make(event: DuplicateEvent) -> None:
+def _boards_make(event: DuplicateEvent, *, reveal_queued: bool = True) -> None:
     """Draw each board's seed and commit to it, and queue the event's reveal for its time in this
     transaction. A board's references (the computer's result, par) are queued when someone first
     plays it (``event_shuffle``): a day's boards nobody plays cost no search."""
-    shift = timedelta(seconds=settings.FEMKORT_CLOCK_SHIFT_SECONDS)
-    tasks.event_reveal.using(run_after=event.reveals - shift).enqueue(event.pk)
+    if reveal_queued:  # else its owner queues it (a tournament's round reveals when its last table ends)
+        shift = timedelta(seconds=settings.FEMKORT_CLOCK_SHIFT_SECONDS)
+        tasks.event_reveal.using(run_after=event.reveals - shift).enqueue(event.pk)
     for number in range(1, event.deal_count + 1):
         seed = new_seed()
         Board.objects.create(

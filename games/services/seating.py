@@ -21,17 +21,20 @@ from games.models import GameSession, Seat, Tournament, TournamentEntry, Tournam
 from games.pairing import Entrant, Meetings, Waiting, arena_tables, swiss_round
 
 from . import fair
+from .duplicate import round_deals
 from .errors import TableError
 from .locks import named_lock
 from .tournaments import (
     BYE_SHARE,
     COMPUTER_LEVEL,
+    DUPLICATE_BYE_SHARE,
     LIVE,
     arena_end,
     arena_grace,
     changed,
     finish,
     locked_tournament,
+    round_scored,
     tournament_now,
 )
 
@@ -46,7 +49,8 @@ SEATING = "tournament-seating"  # a live tournament table's turn clock: an absen
 
 def table_seat(tournament: Tournament, user_ids: Sequence[int], round_number: int | None = None) -> GameSession:
     """A started table of ``tournament`` for these players in a random order, its other seats for
-    strong computers."""
+    strong computers. A duplicate round's table deals the round's deals (``round_event``), the same
+    at every table, and its computers decide as at every other table."""
     from .tables import session_start
 
     players = list(user_ids)
@@ -62,6 +66,7 @@ def table_seat(tournament: Tournament, user_ids: Sequence[int], round_number: in
         unlisted=tournament.unlisted,
         tournament=tournament,
         tournament_round=round_number,
+        event=tournament.round_event if tournament.duplicate else None,
         active=timezone.now(),
     )
     Seat.objects.bulk_create(
@@ -73,8 +78,9 @@ def table_seat(tournament: Tournament, user_ids: Sequence[int], round_number: in
         )
         for position in range(tournament.players)
     )
-    fair.seed_draw(session, 1)
-    session.save(update_fields=["next_commitment"])
+    if session.event_id is None:  # a duplicate round's deals are committed to by its boards
+        fair.seed_draw(session, 1)
+        session.save(update_fields=["next_commitment"])
     session_start(session_id=session.pk, user=host)
     if tournament.kind == Tournament.Kind.SWISS and not tournament.pace_seconds:
         # A live round seats its players whatever else they play: their arenas seat them no more.
@@ -142,6 +148,8 @@ def swiss_next(tournament_id: int) -> str:
         return "not running"
     if tournament.sessions.filter(tournament_round=tournament.round, status__in=LIVE).exists():
         return f"round {tournament.round} in play"
+    if tournament.duplicate and tournament.round:
+        round_scored(tournament)
     if tournament.round >= tournament.rounds:
         finish(tournament)
         return "finished"
@@ -165,7 +173,15 @@ def swiss_round_begin(tournament: Tournament) -> str:
     for table in tables.values():
         met.add_table(table)
     tournament.round += 1
-    tournament.save(update_fields=["round"])
+    if tournament.duplicate:  # the round's deals: the same at every table
+        tournament.round_event = round_deals(
+            game=tournament.game,
+            options=tournament.options,
+            players=tournament.players,
+            deal_count=tournament.deals,
+            name=f"{tournament} · {tournament.round}",
+        )
+    tournament.save(update_fields=["round", "round_event"])
     changed(tournament)
     if len(entries) < tournament.players:
         table_seat(tournament, [entry.user_id for entry in entries], tournament.round)
@@ -177,15 +193,11 @@ def swiss_round_begin(tournament: Tournament) -> str:
         table_seat(tournament, table, tournament.round)
     for entry in entries:
         if entry.user_id in planned.byes:
+            bye = DUPLICATE_BYE_SHARE if tournament.duplicate else BYE_SHARE
             TournamentResult.objects.create(
-                tournament=tournament,
-                user_id=entry.user_id,
-                round=tournament.round,
-                share=BYE_SHARE,
-                points=BYE_SHARE,
-                bye=True,
+                tournament=tournament, user_id=entry.user_id, round=tournament.round, share=bye, points=bye, bye=True
             )
-            entry.points += BYE_SHARE
+            entry.points += bye
             entry.byes += 1
             entry.save(update_fields=["points", "byes"])
     return f"round {tournament.round}: {len(planned.tables)} tables, {len(planned.byes)} byes"

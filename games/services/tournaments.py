@@ -35,7 +35,7 @@ from games.models import PACES, GameSession, Seat, Tournament, TournamentEntry, 
 from games.pairing import tie_breaks
 from games.stored import seat_choices, sides_of, usual_seats
 
-from .duplicate import duplicate_now
+from .duplicate import duplicate_now, percents_of, round_reveal
 from .errors import TableError
 from .locks import named_lock
 
@@ -46,6 +46,7 @@ TABLE_DEALS = range(0, 13)  # 0: a whole session
 STARTS_IN = (0, 5 * 60, 15 * 60, 3600, 24 * 3600)  # seconds from now a player-made tournament starts
 OPEN_PER_CREATOR = 3
 BYE_SHARE = 1.0
+DUPLICATE_BYE_SHARE = 0.5  # a duplicate round scores a mean percentage: a bye is an average round
 STREAK_FROM = 2  # wins in a row after which a win counts double
 COMPUTER_LEVEL = "strong"
 LIVE = (GameSession.Status.WAITING, GameSession.Status.PLAYING)
@@ -81,6 +82,7 @@ def tournament_create(
     name: str = "",
     unlisted: bool = False,
     slot: str | None = None,
+    duplicate: bool = False,
 ) -> Tournament:
     """A tournament; ``user`` None: the site's schedule (``slot`` names its place, made once). A
     player has at most ``OPEN_PER_CREATOR`` not yet finished (counted under their row lock)."""
@@ -105,6 +107,11 @@ def tournament_create(
         raise TableError(_("Unknown kind of tournament."), code="kind")
     if deals not in TABLE_DEALS:
         raise TableError(_("A table plays a whole session or 1 to 12 deals."), code="deals")
+    if duplicate and (kind != Tournament.Kind.SWISS or not deals):
+        raise TableError(
+            _("A duplicate tournament is a Swiss one of a few deals at each table, the same at every table."),
+            code="duplicate",
+        )
     if pace_seconds not in dict(PACES):
         raise TableError(_("Unknown pace."), code="pace")
     players = players or usual_seats(rules)
@@ -140,6 +147,7 @@ def tournament_create(
         rounds=rounds,
         deals=deals,
         pace_seconds=pace_seconds,
+        duplicate=duplicate,
     )
     if user is not None:
         _entry_add(tournament, user)
@@ -283,8 +291,12 @@ def shares(session: GameSession, seats: list[Seat], match: Match | None) -> dict
 def table_over(session: GameSession, seats: list[Seat], match: Match | None) -> None:
     """Score a tournament table that just ended (finished, or abandoned: ``match`` None scores 0),
     in the transaction that ends it; the result rows' constraint keeps each one once. It locks only
-    its players' entries (in order), so it never waits for a pairing pass."""
+    its players' entries (in order), so it never waits for a pairing pass. A duplicate round's table
+    is scored with the whole round, by matchpoints, when its last table ends (``round_scored``)."""
     tournament = Tournament.objects.get(pk=session.tournament_id)
+    if tournament.duplicate:
+        tasks.swiss_next.enqueue(tournament.pk)
+        return
     found = shares(session, seats, match)
     arena = tournament.kind == Tournament.Kind.ARENA
     entries = {
@@ -333,6 +345,47 @@ def table_over(session: GameSession, seats: list[Seat], match: Match | None) -> 
             tasks.tournament_finish.enqueue(tournament.pk)
     else:
         tasks.swiss_next.enqueue(tournament.pk)
+
+
+def round_scored(tournament: Tournament) -> None:
+    """A duplicate round is over: each of its players scores their mean matchpoint percentage over
+    the round's deals (as a share, 0 to 1; a deal left unfinished counts 0), and the round's deals
+    reveal (the caller holds the tournament's lock)."""
+    event = tournament.round_event
+    if event is None:
+        return
+    percents = percents_of(event)
+    tables = {
+        user_id: session_id
+        for session_id, user_id in Seat.objects.filter(
+            session__tournament=tournament, session__tournament_round=tournament.round, user__isnull=False
+        ).values_list("session_id", "user_id")
+    }
+    best = max((sum(found) / len(found) for found in percents.values() if found), default=None)
+    for entry in TournamentEntry.objects.select_for_update().filter(tournament=tournament, user__in=list(tables)):
+        found = percents.get(entry.user_id, [])
+        mean = sum(found) / tournament.deals if found else 0.0
+        share = round(mean / 100, 4)
+        won = best is not None and found and sum(found) / len(found) == best
+        try:
+            with transaction.atomic():
+                TournamentResult.objects.create(
+                    tournament=tournament,
+                    user_id=entry.user_id,
+                    session_id=tables[entry.user_id],
+                    round=tournament.round,
+                    share=share,
+                    points=share,
+                    won=bool(won),
+                )
+        except IntegrityError:
+            continue  # scored already
+        entry.points += share
+        entry.sessions += 1
+        entry.wins += int(bool(won))
+        entry.save(update_fields=["points", "sessions", "wins"])
+    round_reveal(event)
+    changed(tournament)
 
 
 def last_deal(session: GameSession, number: int) -> bool:

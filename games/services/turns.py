@@ -91,7 +91,7 @@ def turn_begin(
             pause = max(pause, settings.FEMKORT_TRICK_PAUSE_SECONDS)
         session.due = now + timedelta(seconds=max(pause, settings.FEMKORT_REDEAL_WINDOW_SECONDS) if asking else pause)
         return
-    if session.event_id is not None:  # a person's own try at an event: nobody stands in; it waits until the close
+    if session.event_id is not None and session.tournament_id is None:  # one person's try: it waits for the close
         return
     if session.turn_based:  # nobody is expected to be there: the deadline is all that is looked at
         session.deadline = session.due = now + pace_time(session)
@@ -162,7 +162,7 @@ def session_leave(*, session_id: int, user: User) -> GameSession:
     seat.left = True
     seat.stand_in = seat.stand_in or STAND_IN_LEVEL
     seat.save(update_fields=["left", "stand_in"])
-    if session.event_id is not None:  # an event's table is one person's: it ends, and the try counts as played
+    if session.event_id is not None and session.tournament_id is None:  # one person's try: it ends, counted played
         session_end_abandoned(session)
         return session
     changed(session, seats, timezone.now(), new_turn=session.to_act == seat.position)

@@ -638,3 +638,51 @@ def test_two_arenas_passes_at_once_seat_a_player_once(make_user, settings, monke
     assert not errors
     live = GameSession.objects.filter(status=GameSession.Status.PLAYING, seats__user=player, seats__left=False)
     assert live.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_duplicate_swiss_deals_each_round_the_same_at_every_table_and_scores_matchpoints(make_user, clock, client):
+    from games.models import Deal, DuplicateEvent
+
+    people = swiss_entrants(make_user, 8)
+    event = services.tournament_create(
+        user=people[0], kind="swiss", game=NAP, starts=timezone.now(), rounds=2, deals=2, players=4, duplicate=True
+    )
+    for user in people[1:]:
+        services.tournament_join(user=user, tournament_id=event.pk)
+    services.tournament_start(event.pk)
+    rng = random.Random(9)
+    for round_number in (1, 2):
+        event.refresh_from_db()
+        first, second = live_tables(event)
+        assert first.event_id == second.event_id == event.round_event_id
+        # Before playing, nobody sees the other table of the round.
+        outsider = first.seats.filter(user__isnull=False).first().user
+        client.force_login(outsider)
+        assert client.get(f"/tables/{second.pk}/").status_code == 404
+        for table in (first, second):
+            play_out(table, rng)
+        for number in (1, 2):
+            setups = [Deal.objects.get(session=table, number=number).setup for table in (first, second)]
+            assert setups[0] == setups[1]  # the same cards at both tables
+        assert client.get(f"/tables/{second.pk}/").status_code == 200  # played: now it may be compared
+        services.swiss_next(event.pk)
+        results = TournamentResult.objects.filter(tournament=event, round=round_number)
+        assert results.count() == 8
+        # Two tables: at each deal and seat one result beats, ties or loses to the other, so the
+        # percentages of a seat's two results sum to 100 and the round's shares sum to 4.
+        assert sum(r.share for r in results) == pytest.approx(4.0)
+        assert DuplicateEvent.objects.get(pk=first.event_id).reveals <= timezone.now()
+    event.refresh_from_db()
+    assert event.status == Tournament.Status.FINISHED
+    assert sorted(e.place for e in TournamentEntry.objects.filter(tournament=event)) == list(range(1, 9))
+
+
+@pytest.mark.django_db
+def test_only_a_swiss_of_a_few_deals_is_duplicate(five, clock):
+    with pytest.raises(TableError, match="duplicate"):
+        services.tournament_create(
+            user=five[0], kind="swiss", game=FIRST, starts=timezone.now(), rounds=2, duplicate=True
+        )
+    with pytest.raises(TableError, match="duplicate"):
+        arena(five[0], clock, deals=2, duplicate=True)
