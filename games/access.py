@@ -87,7 +87,7 @@ def admit(browser_session: Any, session: GameSession) -> None:
     browser_session[ADMITTED] = [*tables[-(ADMITTED_KEEP - 1) :], session.pk]
 
 
-def code_matches(session: GameSession, code: str | None) -> bool:
+def code_matches(session: Any, code: str | None) -> bool:
     return bool(session.code) and normal_code(code or "") == session.code
 
 
@@ -163,3 +163,48 @@ def deal_visible(request: HttpRequest, deal_session: GameSession) -> None:
 
 def refused_page(request: HttpRequest, message: str, *, status: int) -> HttpResponse:
     return render(request, "refused.html", {"message": message}, status=status)
+
+
+def findable(
+    request: HttpRequest,
+    thing: Any,
+    insider: Callable[[Any], bool],
+    admitted: list[int] | None = None,
+    on_code: Callable[[], None] | None = None,
+) -> bool:
+    """Whether a duplicate event or a tournament (``unlisted``, ``code``, ``creator_id``) may be found:
+    a public one by anyone; a private one by staff, its creator, an ``insider`` (who played in it),
+    a browser ``admitted`` already, or one showing its code (a counted try, as a table's: past the
+    limit ``TableError``; then ``on_code``)."""
+    if not thing.unlisted or (admitted is not None and thing.pk in admitted):
+        return True
+    user = request.user
+    if user.is_authenticated and (user.is_staff or thing.creator_id == user.pk or insider(user)):
+        return True
+    code = request.GET.get("code") or request.POST.get("code")
+    if not code:
+        return False
+    code_tried(user=user, client=request.META.get("REMOTE_ADDR"))
+    if not code_matches(thing, code):
+        return False
+    if on_code is not None:
+        on_code()
+    return True
+
+
+def found_page(find: Callable[[HttpRequest, int], Any]) -> Callable:
+    """A view of what ``find`` loads from the address (an event, a tournament), which raises 404 to
+    whoever may not find it; past the codes' limit the answer is 429."""
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @functools.wraps(view)
+        def checked(request: HttpRequest, **address: int) -> HttpResponse:
+            try:
+                thing = find(request, *address.values())
+            except TableError as refused:
+                return refused_page(request, refused.message, status=429)
+            return view(request, thing)
+
+        return checked
+
+    return decorate

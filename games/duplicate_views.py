@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
 from datetime import timedelta
 
 from django import forms
@@ -19,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from . import duplicate_pages as pages
 from . import services
-from .access import code_matches, code_tried, may_see, normal_code, refused_page
+from .access import code_tried, findable, found_page, may_see, normal_code, refused_page
 from .engine import GAMES
 from .models import DuplicateEvent, GameSession
 from .services import duplicate
@@ -54,39 +52,15 @@ def daily(request: HttpRequest) -> HttpResponse:
     return render(request, "games/daily.html", context)
 
 
-def _event_visible(request: HttpRequest, event_id: int) -> DuplicateEvent:
-    """An event anyone may look at (not its results): a private one by its code (a counted try, like
-    a table's), or for its creator and players."""
+def _event_found(request: HttpRequest, event_id: int) -> DuplicateEvent:
+    """An event anyone may look at (not its results); a private one as ``access.findable`` says."""
     event = get_object_or_404(DuplicateEvent, pk=event_id)
-    if not event.unlisted:
+    if findable(request, event, lambda user: GameSession.objects.filter(event=event, seats__user=user).exists()):
         return event
-    user = request.user
-    if user.is_authenticated and (
-        user.is_staff
-        or event.creator_id == user.pk
-        or GameSession.objects.filter(event=event, seats__user=user).exists()
-    ):
-        return event
-    code = request.GET.get("code") or request.POST.get("code")
-    if code:
-        code_tried(user=user, client=request.META.get("REMOTE_ADDR"))
-        if code_matches(event, code):
-            return event
     raise Http404("No such event.")
 
 
-def event_visible(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Every page of an event (``event_id``) answers 404 to whoever may not find it, 429 past the codes' limit."""
-
-    @functools.wraps(view)
-    def checked(request: HttpRequest, event_id: int) -> HttpResponse:
-        try:
-            event = _event_visible(request, event_id)
-        except services.TableError as refused:
-            return refused_page(request, refused.message, status=429)
-        return view(request, event)
-
-    return checked
+event_visible = found_page(_event_found)
 
 
 @login_required

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from . import services
 from . import tournament_pages as pages
-from .access import admit_tournament, admitted_tournaments, code_matches, code_tried, normal_code, refused_page
+from .access import admit_tournament, admitted_tournaments, code_tried, findable, found_page, normal_code, refused_page
 from .engine import GAMES
 from .models import PACES, Tournament, TournamentEntry
 from .services import tournaments
@@ -101,43 +101,22 @@ def tournaments_page(request: HttpRequest) -> HttpResponse:
     return render(request, "games/tournaments.html", context, status=400 if form.errors else 200)
 
 
-def _visible(request: HttpRequest, tournament_id: int) -> Tournament:
-    """A tournament anyone may look at; a private one by its code (a counted try, as a table's; this
-    browser is then admitted, so its polls count no more), or for its creator, its players and
-    staff. Anyone else gets 404."""
+def _found(request: HttpRequest, tournament_id: int) -> Tournament:
+    """A tournament anyone may find, a private one as ``access.findable`` says; a browser that showed
+    its code is admitted from then on (its page's polls count no more tries)."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
-    if not tournament.unlisted:
-        return tournament
-    user = request.user
-    if user.is_authenticated and (
-        user.is_staff
-        or tournament.creator_id == user.pk
-        or TournamentEntry.objects.filter(tournament=tournament, user=user).exists()
+    if findable(
+        request,
+        tournament,
+        lambda user: TournamentEntry.objects.filter(tournament=tournament, user=user).exists(),
+        admitted_tournaments(request.session),
+        lambda: admit_tournament(request.session, tournament),
     ):
         return tournament
-    if tournament.pk in admitted_tournaments(request.session):
-        return tournament
-    code = request.GET.get("code") or request.POST.get("code")
-    if code:
-        code_tried(user=user, client=request.META.get("REMOTE_ADDR"))
-        if code_matches(tournament, code):
-            admit_tournament(request.session, tournament)
-            return tournament
     raise Http404("No such tournament.")
 
 
-def visible(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Every page of a tournament answers 404 to whoever may not find it, 429 past the codes' limit."""
-
-    @functools.wraps(view)
-    def checked(request: HttpRequest, tournament_id: int) -> HttpResponse:
-        try:
-            tournament = _visible(request, tournament_id)
-        except services.TableError as refused:
-            return refused_page(request, refused.message, status=429)
-        return view(request, tournament)
-
-    return checked
+visible = found_page(_found)
 
 
 @require_safe

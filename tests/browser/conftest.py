@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -165,3 +166,32 @@ def pytest_collection_modifyitems(items) -> None:
     for item in items:
         if "browser" in item.path.parts:
             item.add_marker(pytest.mark.slow)
+
+
+README_PHONE = {"width": 390, "height": 844}  # the README's pictures of a phone
+SHOTS = os.environ.get("FEMKORT_SCREENSHOTS")  # a folder: save the README's pictures there
+
+
+def picture(page, name: str) -> None:
+    """The page on a phone, for the README (only when ``FEMKORT_SCREENSHOTS`` names a folder)."""
+    if SHOTS:
+        page.set_viewport_size(README_PHONE)
+        page.screenshot(path=str(Path(SHOTS) / name), full_page=True)
+        page.set_viewport_size(DESKTOP)
+
+
+def rows_of(url: str, sql: str, *args: object) -> list[tuple]:
+    """What a server's own database says (the test reads it, as an operator would)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as db, db.cursor() as cursor:
+        cursor.execute(sql, args)
+        return cursor.fetchall()
+
+
+def until(check, page, *, seconds: float = 120) -> None:
+    """Wait for ``check`` to hold, looking again every 0.3 s, for at most ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "it did not happen in time"
+        page.wait_for_timeout(300)

@@ -11,35 +11,20 @@ that change while the page is open.
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
-import time
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
-import psycopg
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.servers import ROOT, daphne, free_port, manage, shared_services_or_skip
 
-from .conftest import _SITE_ENV, drop_database, own_database
+from .conftest import _SITE_ENV, DESKTOP, drop_database, own_database, picture, rows_of, until
 from .pages import Player
 
 GAME = "femkort"
-SHOTS = os.environ.get("FEMKORT_SCREENSHOTS")  # a folder: save the pictures of the README there
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
-
-
-def picture(page: Page, name: str) -> None:
-    """The page on a phone, for the README (only when ``FEMKORT_SCREENSHOTS`` names a folder)."""
-    if SHOTS:
-        page.set_viewport_size(PHONE)
-        page.screenshot(path=str(Path(SHOTS) / name), full_page=True)
-        page.set_viewport_size(DESKTOP)
 
 
 @pytest.fixture(scope="module")
@@ -56,12 +41,6 @@ def duplicate_site(chromium, tmp_path_factory, django_db_blocker, site):
     finally:
         with django_db_blocker.unblock():
             drop_database(url)
-
-
-def rows_of(url: str, sql: str, *args: object) -> list[tuple]:
-    with psycopg.connect(url, autocommit=True) as connection, connection.cursor() as cursor:
-        cursor.execute(sql, args)
-        return cursor.fetchall()
 
 
 def hand(page: Page) -> list[str]:
@@ -85,13 +64,6 @@ def frames_of(page: Page) -> list[str]:
     frames: list[str] = []
     page.on("websocket", lambda socket: socket.on("framereceived", lambda payload: frames.append(str(payload))))
     return frames
-
-
-def until(check, *, seconds: float = 90, page: Page) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < deadline, "it did not happen in time"
-        page.wait_for_timeout(300)
 
 
 def test_the_daily_deal_in_three_browsers(duplicate_site, browser: Browser):
@@ -136,7 +108,7 @@ def test_the_daily_deal_in_three_browsers(duplicate_site, browser: Browser):
         # Alice's results page: both results with matchpoints, the strong computer's result and par.
         page = alice.page
         page.goto(f"/events/{event}/")
-        until(lambda: page.reload() and page.locator(".par").count() > 0, page=page)
+        until(lambda: page.reload() and page.locator(".par").count() > 0, page)
         results = page.locator("table.board-results tbody tr")
         expect(results).to_have_count(2)
         expect(page.locator("table.board-results")).to_contain_text(alice.name)

@@ -12,31 +12,16 @@ Redis, a task worker running the tournaments' clock every second):
 
 from __future__ import annotations
 
-import os
 import re
 import time
-from pathlib import Path
 
-import psycopg
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
 from tests.servers import daphne, free_port, manage, shared_services_or_skip
 
-from .conftest import _SITE_ENV, drop_database, own_database
+from .conftest import _SITE_ENV, DESKTOP, SHOTS, drop_database, own_database, picture, rows_of, until
 from .pages import Player
-
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
-SHOTS = os.environ.get("FEMKORT_SCREENSHOTS")  # a folder: save the pictures of the README there
-
-
-def picture(page: Page, name: str) -> None:
-    """The page on a phone, for the README (only when ``FEMKORT_SCREENSHOTS`` names a folder)."""
-    if SHOTS:
-        page.set_viewport_size(PHONE)
-        page.screenshot(path=str(Path(SHOTS) / name), full_page=True)
-        page.set_viewport_size(DESKTOP)
 
 
 @pytest.fixture(scope="module")
@@ -60,12 +45,6 @@ def tournament_site(chromium, tmp_path_factory, django_db_blocker, site):
     finally:
         with django_db_blocker.unblock():
             drop_database(url)
-
-
-def rows_of(url: str, sql: str, *args: object) -> list[tuple]:
-    with psycopg.connect(url, autocommit=True) as connection, connection.cursor() as cursor:
-        cursor.execute(sql, args)
-        return cursor.fetchall()
 
 
 def sign_up(browser: Browser, base: str, names: list[str]) -> list[Player]:
@@ -118,13 +97,6 @@ def step(player: Player, address: str, finished: dict[str, int]) -> None:
         ready.click()
         page.wait_for_url(re.compile(r"/tables/\d+/$"))
         player.live()
-
-
-def until(check, page: Page, *, seconds: float = 120) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < deadline, "it did not happen in time"
-        page.wait_for_timeout(300)
 
 
 def test_a_femkort_arena_in_five_browsers(tournament_site, browser: Browser):
