@@ -26,14 +26,16 @@ from .pages import Player
 
 @pytest.fixture(scope="module")
 def tournament_site(chromium, tmp_path_factory, django_db_blocker, site):
-    """A server of its own: its database read by the test, a task worker ticking every second."""
+    """A server of its own: its database read by the test, a tournaments' worker ticking every second."""
     shared_services_or_skip()
     tmp_path = tmp_path_factory.mktemp("tournaments")
     with django_db_blocker.unblock():
         url = own_database(tmp_path, "tournaments")
     env = _SITE_ENV | {
         "DATABASE_URL": url,
-        "FEMKORT_TASK_WORKERS": "1",
+        # Only the tournaments' worker: deals' reviews (minutes of search) would take the processor
+        # from the browser tests running beside this one.
+        "FEMKORT_TASK_WORKERS": "0",
         "FEMKORT_TOURNAMENT_WORKERS": "1",
         "FEMKORT_TOURNAMENT_TICK_SECONDS": "1",
         "FEMKORT_ARENA_FILL_SECONDS": "3",
@@ -133,7 +135,7 @@ def test_a_femkort_arena_in_five_browsers(tournament_site, browser: Browser):
                     pause.click()  # two tables each: no new table from now on
                     expect(page.locator("form[action$='/join/'] button")).to_be_visible()
                     paused.add(player.name)
-            players[0].page.wait_for_timeout(100)
+            players[0].page.wait_for_timeout(250)
         assert watcher.evaluate("window.neverReloaded") is True
         expect(watcher.locator(".tournament-standings tbody tr")).to_have_count(5)
         points = watcher.locator(".tournament-standings tbody tr td:nth-child(3)").all_inner_texts()
@@ -187,7 +189,7 @@ def test_a_turn_based_nap_swiss_of_eight(tournament_site, browser: Browser):
             assert time.monotonic() < deadline, f"the Swiss tournament did not finish: {finished}"
             for player in players:
                 step(player, address, finished)
-            page.wait_for_timeout(100)
+            page.wait_for_timeout(250)
         # The winner shows once the last table has ended, though a player's page may not have shown
         # its result yet: what counts is what the standings say, three tables each, nobody sat out.
         tournament = int(address.rstrip("/").rsplit("/", 1)[1])
