@@ -126,6 +126,7 @@ FEMKORT_COMPUTER_WORKERS = int(os.environ.get("FEMKORT_COMPUTER_WORKERS", "1"))
 # long review never delays a pairing (``FEMKORT_TOURNAMENT_WORKERS``).
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "tournaments"]}}
 FEMKORT_TASK_WORKERS = int(os.environ.get("FEMKORT_TASK_WORKERS", "1"))
+FEMKORT_TASK_NICE = int(os.environ.get("FEMKORT_TASK_NICE", "10"))  # how far those workers yield the processor
 FEMKORT_TOURNAMENT_WORKERS = int(os.environ.get("FEMKORT_TOURNAMENT_WORKERS", "1"))
 FEMKORT_TASK_LEASE_SECONDS = float(os.environ.get("FEMKORT_TASK_LEASE_SECONDS", "600"))
 FEMKORT_SWEEP_SECONDS = float(os.environ.get("FEMKORT_SWEEP_SECONDS", "1"))

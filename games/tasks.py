@@ -35,7 +35,7 @@ def turn_digest(user_id: int) -> str:
     return services.digest_send(user_id=user_id)
 
 
-@task()
+@task(priority=5)  # a player is waiting for them on the event's page: ahead of the reviews
 def board_references(board_id: int) -> str:
     """Play a duplicate board with strong computers at every seat and search its par."""
     return services.references_compute(board_id)

@@ -67,7 +67,7 @@ def ensure_started() -> None:
         _task_workers_started = True
         # From the event loop's thread, which lives as long as the server: they die with it.
         for _ in range(settings.FEMKORT_TASK_WORKERS):
-            command_beside(["tasks_worker", "--nice", "10"])
+            command_beside(["tasks_worker", "--nice", str(settings.FEMKORT_TASK_NICE)])
         for _ in range(settings.FEMKORT_TOURNAMENT_WORKERS):  # pairing never waits behind a long review
             command_beside(["tasks_worker", "--queue", "tournaments", "--interval", "0.25"])
     if settings.FEMKORT_SWEEP_SECONDS <= 0:
