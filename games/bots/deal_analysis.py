@@ -135,7 +135,7 @@ def _decision(
     legal = sorted(state.legal_actions())
     card = played in view.playable
     strong = decide("strong", view, random.Random(rng.random()))
-    shares, means = _worlds(game, view, seat, side, legal, rng, worlds)
+    shares, means = world_values(game, view, seat, side, legal, rng, worlds)
     open_hand = _open_hand(state, seat, side, legal, played) if card else None
     decision = Decision(index, seat, played, card, strong, shares, means, open_hand)
     return replace(decision, mark=mark_of(decision))
@@ -152,7 +152,7 @@ def mark_of(decision: Decision) -> str:
     return ""
 
 
-def _worlds(
+def world_values(
     game: Game, view: Any, seat: int, side: frozenset[int], legal: list[str], rng: random.Random, count: int
 ) -> tuple[dict[str, float], dict[str, float]]:
     """Each action's share of worlds in which it is among the best, and its mean value there."""

@@ -16,6 +16,8 @@ import random
 from games.engine import get_game
 from games.engine.game import Game, State, View
 
+from .partners import COURTESY, courteous_best
+
 MOVES_PER_PLAYOUT = 2000  # a play-out longer than this is a game that never ends: stop looking
 
 
@@ -68,7 +70,11 @@ class GenericSampler:
                 for _ in range(self.playouts):
                     totals[action] += self._play_out(after, seat, game)
         best = max(totals.values())
-        return self.rng.choice([action for action in actions if totals[action] == best])
+        ties = [action for action in actions if totals[action] == best]
+        self.rng.shuffle(ties)
+        # A near-tie goes to the card a partner would rather see (partners.py): no overtaking, no lead into a void.
+        courtesy = COURTESY * game.call_margin * self.worlds * self.playouts
+        return courteous_best(world, seat, {action: totals[action] for action in ties + actions}, courtesy)
 
     def _play_out(self, state: State, seat: int, game: Game) -> float:
         for _ in range(MOVES_PER_PLAYOUT):

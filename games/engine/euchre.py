@@ -85,6 +85,7 @@ class Euchre(AuctionGame):
     max_players = 4
     packets = (3, 2)
     counts_tricks = True
+    bold_calls = frozenset({ALONE, DEFEND})  # a partner to a beginner never goes or defends alone
 
     options_schema = (
         Option(

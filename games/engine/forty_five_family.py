@@ -87,6 +87,7 @@ class FortyFives(SidesGame):
     lowest_score = -(10**9)  # a side that keeps failing its bids has no floor
     counts_tricks = True
     bots_count_tricks = True  # a deal is worth points, not one trick
+    call_margin = 5.0  # a trick's worth: a bid or a draw that costs more than that is a partner's faux pas
 
     def sides(self, players: int, options: Any = None) -> tuple[tuple[int, ...], ...]:
         """Even seats against odd seats (one against one with two players)."""

@@ -427,6 +427,12 @@ class Game:
 
     thumb_worlds: ClassVar[int | None] = None  # worlds per action for that strong player (None: its default)
 
+    # Partner faux pas (``games/bots/partners.py``): a call that gives up more than this much of the
+    # game's own value for a deal is held against a partner; and the calls a computer never makes as
+    # partner to a beginner, which the faux-pas study counts apart (Euchre: going alone).
+    call_margin: ClassVar[float] = 1.0
+    bold_calls: ClassVar[frozenset[str]] = frozenset()
+
     def thumb_decides(self, view: View) -> bool:
         """Whether the strong player leaves this decision to the rule of thumb: worlds dealt at random
         know nothing of what a bid said of a hand, so sampling them may bid worse than the rule."""

@@ -26,6 +26,7 @@ from games.engine.cards import BIT, Card, from_mask
 from games.engine.tricks.deal import DealState, Trick, TrickGame, playing_order
 from games.engine.tricks.seat_view import HIDDEN_DISCARD, SeatView
 
+from ..partners import COURTESY, courteous_best
 from .knowledge import Knowledge
 from .sampler import sample_world
 
@@ -290,4 +291,5 @@ def strong_action(view: SeatView, rng: random.Random, *, playouts: int = 240, mi
         state = world_state(view, world, known.unseen & ~held)
         for action in actions:
             total[action] += rules.bot_value(play_out(state.apply(action)), view.seat)
-    return max(actions, key=lambda action: total[action])
+    # A near-tie goes to the card a partner would rather see (partners.py): no overtaking, no lead into a void.
+    return courteous_best(state, view.seat, total, tolerance=COURTESY * rules.call_margin * worlds)
