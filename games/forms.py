@@ -1,6 +1,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games.bots.partners import partnership_switch
 from games.engine.cards import CARDS
 from games.engine.game import Game, looks_like_action
 from games.engine.options import Option, from_form
@@ -52,6 +53,15 @@ class TableForm(forms.Form):
         help_text=_("Not listed in the lobby: players join by the table's link or its code."),
     )
 
+    beginner_partners = forms.BooleanField(
+        label=_("Computer partners play as partner to a beginner"),
+        required=False,
+        help_text=_(
+            "A computer partnering you never goes alone, never takes a trick you are winning and never leads "
+            "a suit you have shown out of."
+        ),
+    )
+
     def __init__(self, rules: Game, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.rules = rules
@@ -77,6 +87,12 @@ class TableForm(forms.Form):
         fields["turn_seconds"] = self.fields.pop("turn_seconds")
         fields["pace_seconds"] = self.fields.pop("pace_seconds")
         fields["unlisted"] = self.fields.pop("unlisted")
+        partnered = partnership_switch(rules)
+        beginner_partners = self.fields.pop("beginner_partners")
+        if partnered is not None:  # only where seats may play in partnerships (with the switch that pairs them)
+            if partnered:
+                beginner_partners.widget.attrs["data-needs"] = partnered
+            fields["beginner_partners"] = beginner_partners
         self.fields = fields
 
     def clean_game(self) -> str:

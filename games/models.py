@@ -50,6 +50,13 @@ class GameSession(models.Model):
     unlisted = models.BooleanField(
         default=False, help_text=_("Private: not in the lobby's lists; joined by its link or its code.")
     )
+    beginner_partners = models.BooleanField(
+        default=False,
+        help_text=_(
+            "Computers partnering a person play as partner to a beginner: they never go alone, never take a "
+            "trick their partner is winning and never lead a suit their partner has shown out of."
+        ),
+    )
     code = models.CharField(
         max_length=8, unique=True, null=True, blank=True, help_text=_("What players type in the lobby to find it.")
     )

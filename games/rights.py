@@ -13,7 +13,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games.models import GameSession, Seat
-from games.stored import players_needed
+from games.stored import players_needed, sides_of
 
 
 def host_gone(session: GameSession, seats: Sequence[Seat], online: frozenset[int]) -> bool:
@@ -88,3 +88,25 @@ def may_ask_pace(session: GameSession, seat: Seat | None) -> bool:
 def may_answer_pace(session: GameSession, seat: Seat | None) -> bool:
     asked = session.pace_asked
     return may_leave(session, seat) and bool(asked) and seat.user_id not in asked.get("yes", ())
+
+
+def partners_of(session: GameSession, seats: Sequence[Seat], seat: Seat) -> list[Seat]:
+    """The other seats on ``seat``'s side (none where everyone plays for themselves)."""
+    side = next((side for side in sides_of(session, len(seats)) if seat.position in side), ())
+    return [seats[position] for position in side if position != seat.position]
+
+
+def partners_a_beginner(session: GameSession, seats: Sequence[Seat], seat: Seat) -> bool:
+    """A computer at this seat plays as partner to a beginner: the table asks it, and it partners a person."""
+    if not session.beginner_partners or not seat.computer:
+        return False
+    return any(partner.user_id and not partner.computer for partner in partners_of(session, seats, seat))
+
+
+def may_set_beginner_partners(session: GameSession, seats: Sequence[Seat], seat: Seat | None) -> bool:
+    """A seated person whose partner is a computer chooses how it plays with them, before or in play."""
+    if seat is None or not seat.user_id or seat.left or session.event_id is not None:
+        return False
+    if session.status not in (GameSession.Status.WAITING, GameSession.Status.PLAYING):
+        return False
+    return any(partner.computer and not partner.user_id for partner in partners_of(session, seats, seat))

@@ -232,7 +232,7 @@ class SeatPanel:
     connected: bool
     hand_size: int
     played: tuple[CardView, ...] = ()
-    stand_in: bool = False  # a computer plays for this seat's person
+    stand_in: str = ""  # the level of the computer playing for this seat's person, said on the seat
     kept_for: str = ""  # a waiting seat kept for this person (play again)
     tally: tuple[str, ...] = ()  # this deal's counts, where the game's score depends on them ("2 tricks taken")
     face_up: tuple[CardView, ...] = ()  # turned up in this seat's hand (the trump card)
@@ -365,6 +365,9 @@ class TableView:
     pace_choices: tuple[tuple[int, str], ...] = ()  # the other paces this person may ask the table for
     pace_asked: str = ""  # a change of pace asked and not yet agreed by everyone, as the table says it
     may_answer_pace: bool = False
+    # The table's computer partners play as partner to a beginner (True) or as usual (False); None:
+    # this viewer has no computer partner to ask.
+    beginner_partners: bool | None = None
     header: TableHeader | None = None
     refusal: str = ""  # why a card of the hand that may not be played now is refused, said when one is tried
     server_now: int = 0  # milliseconds since the epoch, so the page's countdown ignores the viewer's clock
@@ -578,6 +581,7 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
         pace_choices=_pace_choices(session) if rights.may_ask_pace(session, mine) else (),
         pace_asked=_pace_asked(session, seats),
         may_answer_pace=rights.may_answer_pace(session, mine),
+        beginner_partners=session.beginner_partners if rights.may_set_beginner_partners(session, seats, mine) else None,
         server_now=int(timezone.now().timestamp() * 1000),
         header=header,
         refusal=turn.refusal,
@@ -761,7 +765,7 @@ def _panel(
         connected=connected and not seat.left,  # a page left open is not a player at the table
         hand_size=shown.in_hand if shown and shown.playing else 0,
         played=tuple(_card(placed, names) for placed in shown.played) if shown else (),
-        stand_in=bool(seat.user_id and seat.stand_in),
+        stand_in=str(LEVEL_NAMES.get(seat.stand_in, seat.stand_in)) if seat.user_id and seat.stand_in else "",
         left=seat.left,
         deadline=deadline if to_act else None,
         kept_for=seat.invited.name if seat.invited_id and seat.is_empty else "",
@@ -918,13 +922,15 @@ def players_blocked(user: User) -> QuerySet[Block]:
     return Block.objects.filter(user=user).select_related("blocked").order_by("blocked__username")
 
 
-def computer_view(snapshot: TableSnapshot) -> tuple[str, View] | None:
-    """What the computer to act may see (and its level), or ``None`` if a person is to act."""
+def computer_view(snapshot: TableSnapshot) -> tuple[str, View, bool] | None:
+    """What the computer to act may see, its level and whether it plays as partner to a beginner;
+    ``None`` if a person is to act."""
     seat = snapshot.computer_to_act()
     if seat is None:
         return None
     scores = match_of(snapshot.session, snapshot.seats).scores
-    return seat.played_by, snapshot.state.view(seat.position, scores)
+    gentle = rights.partners_a_beginner(snapshot.session, snapshot.seats, seat)
+    return seat.played_by, snapshot.state.view(seat.position, scores), gentle
 
 
 def overdue_tables(before: datetime) -> list[tuple[int, int, datetime]]:

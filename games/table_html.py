@@ -206,6 +206,7 @@ def _controls_variant(table: TableView) -> tuple:
         table.pace_choices,
         table.pace_asked,
         table.may_answer_pace,
+        table.beginner_partners,
     )
 
 

@@ -31,6 +31,7 @@ urlpatterns = [
     path("tables/<int:session_id>/leave-session/", views.session_leave, name="session_leave"),
     path("tables/<int:session_id>/take-back/", views.seat_reclaim, name="seat_reclaim"),
     path("tables/<int:session_id>/pace/", views.pace_change, name="pace_change"),
+    path("tables/<int:session_id>/partners/", views.beginner_partners, name="beginner_partners"),
     path("tables/<int:session_id>/again/", views.session_rematch, name="session_rematch"),
     path("tables/<int:session_id>/again/decline/", views.rematch_decline, name="rematch_decline"),
     path("tables/<int:session_id>/chat/", chat_views.chat_post, name="chat_post"),

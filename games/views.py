@@ -72,6 +72,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
             turn_seconds=form.cleaned_data["turn_seconds"],
             pace_seconds=form.cleaned_data["pace_seconds"],
             unlisted=form.cleaned_data["unlisted"],
+            beginner_partners=form.cleaned_data.get("beginner_partners", False),
         )
     except services.TableError as error:
         form.add_error(None, error.message)
@@ -354,6 +355,21 @@ def pace_change(request: HttpRequest, session_id: int) -> HttpResponse:
             raise services.TableError(_("Choose another pace than the table's."), code="pace")
 
     return _act(request, session_id, change)
+
+
+@login_required
+@require_POST
+@table_visible
+def beginner_partners(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Ask the computer partnering you to play as partner to a beginner (``on`` 1), or as usual (0)."""
+    on = request.POST.get("on")
+    if on not in ("0", "1"):
+        return _bad_request(request, session_id)
+    return _act(
+        request,
+        session_id,
+        lambda: services.beginner_partners_set(session_id=session_id, user=request.user, on=on == "1"),
+    )
 
 
 @login_required

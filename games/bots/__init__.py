@@ -38,12 +38,18 @@ def seat_player(game: str, kind: str, rng: random.Random | None = None) -> SeatP
     return generic_player(kind, rng, game)
 
 
-def decide(kind: str, view: View, rng: random.Random | None = None) -> str:
+def decide(kind: str, view: View, rng: random.Random | None = None, beginner_partner: bool = False) -> str:
     """One decision (by default with a fresh system-random source): what a worker process runs
     for the live site. It always answers with a legal action: a computer's mistake must never
-    stall a table."""
+    stall a table. ``beginner_partner``: it plays as partner to a beginner (``partners.for_beginner``)."""
+    rng = rng or random.SystemRandom()
     try:
-        return seat_player(view.game, kind, rng).choose(view)
+        action = seat_player(view.game, kind, rng).choose(view)
+        if beginner_partner:
+            from .partners import for_beginner
+
+            action = for_beginner(view, action, rng)
+        return action
     except Exception:
         log.exception("computer player %s failed at %s; playing a random legal action", kind, view.game)
         from .generic import legal

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -153,9 +153,18 @@ def mark_of(decision: Decision) -> str:
 
 
 def world_values(
-    game: Game, view: Any, seat: int, side: frozenset[int], legal: list[str], rng: random.Random, count: int
+    game: Game,
+    view: Any,
+    seat: int,
+    side: frozenset[int],
+    legal: list[str],
+    rng: random.Random,
+    count: int,
+    played_out: Callable[[Game, State, int, random.Random], float] | None = None,
 ) -> tuple[dict[str, float], dict[str, float]]:
-    """Each action's share of worlds in which it is among the best, and its mean value there."""
+    """Each action's share of worlds in which it is among the best, and its mean value there; a world
+    too large to search is played out by ``played_out`` (by default the rule of thumb, or at random)."""
+    played_out = played_out or played_out_by_rule
     among = dict.fromkeys(legal, 0)
     totals = dict.fromkeys(legal, 0.0)
     for _ in range(count):
@@ -163,7 +172,7 @@ def world_values(
         try:
             values = Search(seat, side, WORLD_NODES).values(world, legal)
         except TooLarge:
-            values = {action: _played_out(game, world.apply(action, seat=seat), seat, rng) for action in legal}
+            values = {action: played_out(game, world.apply(action, seat=seat), seat, rng) for action in legal}
         best = max(values.values())
         for action in legal:
             among[action] += values[action] >= best - 1e-9
@@ -174,7 +183,7 @@ def world_values(
     )
 
 
-def _played_out(game: Game, state: State, seat: int, rng: random.Random) -> float:
+def played_out_by_rule(game: Game, state: State, seat: int, rng: random.Random) -> float:
     runs = 1 if game.has_rule_of_thumb else PLAYOUTS
     total = 0.0
     for _ in range(runs):

@@ -10,10 +10,11 @@ actions. Each kind is judged as the reviews judge a card or a call (``deal_analy
   follow it where the rules make that show a void) while another legal lead, of a suit the partner
   has not shown out of, is worth at least as much with every card visible.
 - **call**: a decision that plays no card to a trick (a bid, an order, going alone, begging,
-  standing, a discard in the draw) whose mean value in the seat's own worlds (the reviews' worlds:
-  hidden cards dealt anew from the seat's view, each searched open-hand or played out by the
-  rule) is below the best action's by more than the game's ``call_margin``: the side gives up more
-  than that, on what the seat could know.
+  standing, a discard in the draw) whose mean value in the seat's own worlds (as the reviews deal
+  them: hidden cards dealt anew from the seat's view, each searched open-hand when it fits the
+  budget, else played out with every seat playing as the medium player) is below the best
+  action's by more than the game's ``call_margin``: the side gives up more than that, on what the
+  seat could know.
 - **signals**: none of the ten games' rules agree any signals between partners, so no discard
   can break one; there is nothing to count.
 
@@ -28,6 +29,7 @@ import json
 import random
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
 from games.engine import get_game
@@ -35,13 +37,12 @@ from games.engine.cards import INDEX
 from games.engine.game import Game, State
 
 from . import seat_player
-from .deal_analysis import OPEN_NODES, WORLDS, Search, TooLarge, world_values
+from .deal_analysis import MOVES_PER_PLAYOUT, OPEN_NODES, WORLDS, Search, TooLarge, played_out_by_rule, world_values
 
 KINDS = ("overtake", "lead_into_void", "call")
 COURTESY = (
     1.0  # in call margins per world: a card that spares the partner goes first unless the other is clearly better
 )
-CALL_SHARE = 0.25  # a call among the best in fewer of the seat's worlds than this, as a review's mistake
 BOLD_NODES = 400_000  # the true deal searched from a bold call: a whole deal, as the duplicate's par
 
 
@@ -115,6 +116,28 @@ def courteous_best(state: State, seat: int, scores: dict[str, float], tolerance:
     return max(near, key=lambda action: scores[action]) if near else best
 
 
+def for_beginner(view: Any, action: str, rng: random.Random) -> str:
+    """The action as a partner to a beginner takes it: never a bold call (the plain one instead),
+    and never a card that overtakes a winning partner or leads into their shown void while another
+    card does neither (the medium player's choice among those, else the first of them)."""
+    rules = get_game(view.game)
+    actions = [*sorted(view.playable), *(choice.action for choice in view.choices)]
+    if action in rules.bold_calls:
+        return next((other for other in actions if other not in rules.bold_calls), action)
+    if action not in view.playable:
+        return action
+    world = rules.resample(view, rng)  # public facts are the same in every world the seat cannot tell apart
+    seat = view.viewer
+    partners = partners_in_play(rules, world, seat)
+    if not discourteous(world, seat, action, partners):
+        return action
+    spared = [card for card in sorted(view.playable) if not discourteous(world, seat, card, partners)]
+    if not spared:
+        return action
+    usual = seat_player(view.game, "medium", rng).choose(view)
+    return usual if usual in spared else spared[0]
+
+
 def judge(game: Game, state: State, seat: int, played: str, options: Any, rng: random.Random) -> Verdict | None:
     """The faux pas of ``played`` at ``state`` (``None``: no partnership decision to judge)."""
     legal = sorted(state.legal_actions())
@@ -124,9 +147,8 @@ def judge(game: Game, state: State, seat: int, played: str, options: Any, rng: r
     view = state.view(seat)
     side = frozenset((seat, *partners))
     if played not in view.playable or not hasattr(state, "trick"):
-        shares, means = world_values(game, view, seat, side, legal, rng, WORLDS)
-        costly = max(means.values()) - means[played] > game.call_margin
-        return Verdict("call" if costly and shares[played] < CALL_SHARE else "")
+        _shares, means = world_values(game, view, seat, side, legal, rng, WORLDS, medium_played_out)
+        return Verdict("call" if max(means.values()) - means[played] > game.call_margin else "")
     trick = _trick(state)
     if overtakes_partner(state, seat, played, partners):
         others = [card for card in legal if overtakes_partner(state, seat, card, partners) is False]
@@ -138,6 +160,21 @@ def judge(game: Game, state: State, seat: int, played: str, options: Any, rng: r
             others = [card for card in legal if suit(card, state.trump) not in voids]
             return _worse_than(state, seat, side, played, others, "lead_into_void")
     return Verdict()
+
+
+def medium_played_out(game: Game, state: State, seat: int, rng: random.Random) -> float:
+    """``seat``'s value once every seat has played the deal out as the medium player would: a call's
+    worth depends on how the deal is then played, and random play says little of that. A game's
+    rule of thumb is what its medium player plays: where there is one, the reviews' play-out."""
+    if game.has_rule_of_thumb:
+        return played_out_by_rule(game, state, seat, rng)
+    players = [seat_player(game.name, "medium", rng) for _ in range(getattr(state, "players", 0) or 10)]
+    for _ in range(MOVES_PER_PLAYOUT):
+        if state.is_over:
+            return state.outcome().values[seat]
+        mover = state.to_act
+        state = state.apply(players[mover].choose(state.view(mover)), seat=mover)
+    return 0.0
 
 
 def _worse_than(state: State, seat: int, side: frozenset[int], played: str, others: list[str], kind: str) -> Verdict:
@@ -160,6 +197,7 @@ def bold_worth(state: State, seat: int, side: frozenset[int], bold: str, plain: 
     return values[bold] >= values[plain]
 
 
+@cache
 def partnership_tables() -> list[tuple[str, int, dict[str, Any]]]:
     """Every game and table size whose seats play in partnerships, by default or with one switch
     (a yes/no option) turned: the tables the faux-pas study plays, one per way of pairing seats."""
@@ -179,6 +217,15 @@ def partnership_tables() -> list[tuple[str, int, dict[str, Any]]]:
                     seen.add(sides)
                     tables.append((name, players, options))
     return tables
+
+
+def partnership_switch(rules: Game) -> str | None:
+    """How a table of ``rules`` comes to have partners: "" by default, else the yes/no option that
+    pairs the seats; ``None`` when its seats never play in partnerships."""
+    tables = [options for name, _, options in partnership_tables() if name == rules.name]
+    if not tables:
+        return None
+    return "" if any(not options for options in tables) else next(iter(tables[0]))
 
 
 def _default(rules: Game, name: str) -> Any:

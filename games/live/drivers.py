@@ -129,19 +129,19 @@ async def _sweep(every: float) -> None:
             log.warning("sweep for overdue computer turns failed: %r", error)
 
 
-async def choose(kind: str, view: View) -> str:
+async def choose(kind: str, view: View, beginner_partner: bool = False) -> str:
     """The computer's card, decided in a worker process (or a thread if there are no workers)."""
     global _workers
     loop = asyncio.get_running_loop()
     if settings.FEMKORT_COMPUTER_WORKERS <= 0:
-        return await loop.run_in_executor(None, decide, kind, view)
+        return await loop.run_in_executor(None, decide, kind, view, None, beginner_partner)
     if _workers is None:  # started from the event loop's thread, which lives as long as the server
         _workers = worker_pool(settings.FEMKORT_COMPUTER_WORKERS)
     try:
-        return await loop.run_in_executor(_workers, decide, kind, view)
+        return await loop.run_in_executor(_workers, decide, kind, view, None, beginner_partner)
     except BrokenProcessPool:
         if exiting():  # the server is going: so is this turn (a sweep plays it later)
             raise asyncio.CancelledError from None
         log.warning("computer worker process died; starting another")
         _workers = None
-        return await loop.run_in_executor(None, decide, kind, view)
+        return await loop.run_in_executor(None, decide, kind, view, None, beginner_partner)

@@ -16,7 +16,7 @@ from .review import review_compute, review_failed, reviews_backfill, reviews_que
 from .same_deals import same_deals_open
 from .schedule import tournaments_tick
 from .seating import arena_close, arena_pair, swiss_next, tournament_finish, tournament_start
-from .seats import computer_add, computer_remove, seat_leave, seat_take
+from .seats import beginner_partners_set, computer_add, computer_remove, seat_leave, seat_take
 from .standings import standings_rebuild
 from .tables import (
     rematch_decline,
@@ -38,6 +38,7 @@ __all__ = [
     "action_take",
     "arena_close",
     "arena_pair",
+    "beginner_partners_set",
     "block",
     "chat_mute",
     "chat_post",

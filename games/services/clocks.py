@@ -22,12 +22,12 @@ from games.models import PRESENCE_TIMEOUT, Connection, GameSession, Seat
 from .locks import locked_session
 from .play import move_for
 from .turns import (
-    STAND_IN_LEVEL,
     abandon_due,
     away_limit,
     changed,
     restore_turn,
     session_end_abandoned,
+    stand_in_level,
 )
 
 
@@ -80,12 +80,12 @@ def deadline_pass(session: GameSession, seats: Sequence[Seat], seat: Seat, now: 
     they take it back (as a live table's clock does)."""
     seat.missed += 1
     if seat.missed >= settings.FEMKORT_MISSED_DEADLINES:
-        seat.stand_in = STAND_IN_LEVEL
+        seat.stand_in = stand_in_level(seats)
         seat.save(update_fields=["missed", "stand_in"])
         changed(session, seats, now)
         return
     seat.save(update_fields=["missed"])
-    move_for(session, seats, seat, STAND_IN_LEVEL)
+    move_for(session, seats, seat, stand_in_level(seats))
 
 
 def _absent_until(session: GameSession, seat: Seat, now: datetime) -> datetime | None:
@@ -102,6 +102,6 @@ def _absent_until(session: GameSession, seat: Seat, now: datetime) -> datetime |
 
 
 def _stand_in(session: GameSession, seats: Sequence[Seat], seat: Seat, now: datetime) -> None:
-    seat.stand_in = STAND_IN_LEVEL
+    seat.stand_in = stand_in_level(seats)
     seat.save(update_fields=["stand_in"])
     changed(session, seats, now)

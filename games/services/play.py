@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games import snapshots
+from games import rights, snapshots
 from games.announcements import announce
 from games.bots import decide
 from games.engine import IllegalPlay, Match, get_game
@@ -296,7 +296,8 @@ def _decided(
 ) -> str:
     """A computer's choice at ``level`` for ``position``, from what that seat sees."""
     view = state.view(position, match_of(session, seats).scores)
-    return decide(level, view, rng or secrets.SystemRandom())
+    gentle = rights.partners_a_beginner(session, seats, seats[position])
+    return decide(level, view, rng or secrets.SystemRandom(), gentle)
 
 
 def computers_play_all(*, session_id: int, rng: random.Random | None = None) -> int:

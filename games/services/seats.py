@@ -1,8 +1,10 @@
-"""Taking, moving and leaving seats at a waiting table, and the host's computer players in them."""
+"""Taking, moving and leaving seats at a waiting table, the host's computer players in them, and how
+those computers play with a person they partner."""
 
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -11,6 +13,8 @@ from games.bots import LEVELS
 from games.models import GameSession, Seat
 
 from .errors import NotSeated, TableError
+from .locks import locked_session
+from .turns import changed
 from .waiting import empty_seat, host_only, previous_locked, previous_tell, table_changed, waiting_table
 
 
@@ -90,3 +94,22 @@ def computer_remove(*, session_id: int, user: User, position: int) -> GameSessio
     seat.computer = ""
     seat.save(update_fields=["computer"])
     return table_changed(session)
+
+
+@transaction.atomic
+def beginner_partners_set(*, session_id: int, user: User, on: bool) -> GameSession:
+    """Ask the computers partnering people at this table to play as partner to a beginner (or as
+    usual again): a seated person whose partner is a computer chooses, before or during play."""
+    session = locked_session(session_id)
+    seats = list(session.seats.order_by("position"))
+    mine = next((seat for seat in seats if seat.user_id == user.pk), None)
+    if not rights.may_set_beginner_partners(session, seats, mine):
+        raise TableError(_("Only a player partnered by a computer at this table can choose that."), code="partners")
+    if session.beginner_partners == on:
+        return session
+    session.beginner_partners = on
+    if session.status == GameSession.Status.PLAYING:
+        changed(session, seats, timezone.now(), new_turn=False)
+    else:
+        table_changed(session)
+    return session

@@ -40,6 +40,7 @@ def table_create(
     turn_seconds: int = 0,
     pace_seconds: int = 0,
     unlisted: bool = False,
+    beginner_partners: bool = False,
 ) -> GameSession:
     """A new table in the lobby (of the first game listed unless ``game`` says); the host takes seat 0.
     An ``unlisted`` table is private: only its link or its code finds it. ``pace_seconds`` makes it
@@ -72,6 +73,7 @@ def table_create(
         active=timezone.now(),
         unlisted=unlisted,
         code=_new_code() if unlisted else None,
+        beginner_partners=beginner_partners,
     )
     Seat.objects.bulk_create(Seat(session=session, position=i, user=host if i == 0 else None) for i in range(seats))
     fair.seed_draw(session, 1)
@@ -250,6 +252,7 @@ def table_like(session: GameSession, user: User, *, rotated: bool = False, **fie
         active=timezone.now(),
         unlisted=session.unlisted,
         code=_new_code() if session.unlisted else None,
+        beginner_partners=session.beginner_partners,
         **fields,
     )
     seats = list(session.seats.all())

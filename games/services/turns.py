@@ -29,7 +29,16 @@ from .errors import NotSeated, TableError
 from .locks import locked_session
 from .notify import turn_news
 
-STAND_IN_LEVEL = "medium"
+LEVELS_WEAKEST_FIRST = (Seat.Kind.EASY, Seat.Kind.MEDIUM, Seat.Kind.STRONG)
+
+
+def stand_in_level(seats: Sequence[Seat]) -> str:
+    """A computer standing in for a person plays as the table's strongest computer, or strong at a
+    table of people only: nobody's partner or opponents should get a weaker player than they chose."""
+    levels = [LEVELS_WEAKEST_FIRST.index(seat.computer) for seat in seats if seat.computer in LEVELS_WEAKEST_FIRST]
+    return str(LEVELS_WEAKEST_FIRST[max(levels, default=len(LEVELS_WEAKEST_FIRST) - 1)])
+
+
 SEEN_EVERY = timedelta(seconds=10)  # a polling page refreshes its player's sign of life at most this often
 
 
@@ -160,7 +169,7 @@ def session_leave(*, session_id: int, user: User) -> GameSession:
     if not rights.may_leave(session, seat):
         raise TableError(_("You have already left this session."), code="left")
     seat.left = True
-    seat.stand_in = seat.stand_in or STAND_IN_LEVEL
+    seat.stand_in = seat.stand_in or stand_in_level(seats)
     seat.save(update_fields=["left", "stand_in"])
     if session.event_id is not None and session.tournament_id is None:  # one person's try: it ends, counted played
         session_end_abandoned(session)

@@ -49,5 +49,5 @@ def test_a_player_who_disconnects_is_replaced_and_the_session_finishes(players, 
                 client.send(f'{{"action": "play", "card": "{state.legal_cards()[0]}", "seq": {seq}}}')
     session.refresh_from_db()
     assert session.status == GameSession.Status.FINISHED
-    assert Seat.objects.get(session=session, user=bjorn).stand_in == "medium"
+    assert Seat.objects.get(session=session, user=bjorn).stand_in == "medium"  # as the table's one computer
     assert Seat.objects.get(session=session, user=anna).stand_in == ""

@@ -87,12 +87,12 @@ def test_when_the_clock_runs_out_a_computer_takes_the_seat_and_plays_for_it(play
     assert check(session) is not None
     slow.refresh_from_db()
     session.refresh_from_db()
-    assert slow.stand_in == "medium"
+    assert slow.stand_in == "strong"
     assert not slow.left
     assert session.seq == before + 1
     assert session.deadline is None
     snapshot = table_snapshot(session.pk)
-    assert computer_view(snapshot)[0] == "medium"
+    assert computer_view(snapshot)[0] == "strong"
     panel = table_view(snapshot, players[1]).seats[slow.position]
     assert panel.stand_in
     services.computer_turn(session_id=session.pk)
@@ -125,7 +125,7 @@ def test_a_player_gone_for_60_seconds_on_their_turn_is_replaced_also_without_a_c
     assert session.due == clock.now + timedelta(seconds=40)
     clock.advance(40)
     assert check(session) is not None
-    assert to_act(session).stand_in == "medium"
+    assert to_act(session).stand_in == "strong"
 
 
 def test_polling_the_table_counts_as_being_there(players, clock, client):
@@ -139,7 +139,7 @@ def test_polling_the_table_counts_as_being_there(players, clock, client):
     assert to_act(session).stand_in == ""
     clock.advance(40)
     assert check(session) is not None
-    assert to_act(session).stand_in == "medium"
+    assert to_act(session).stand_in == "strong"
 
 
 def test_coming_back_takes_the_seat_back_with_one_click(players, clock, client):
@@ -208,7 +208,7 @@ def test_leaving_a_running_session_hands_the_seat_to_a_computer_and_counts_as_lo
     assert client.post(f"/tables/{session.pk}/leave-session/").status_code == 302
     seat = Seat.objects.get(session=session, user=leaver)
     assert seat.left
-    assert seat.stand_in == "medium"
+    assert seat.stand_in == "strong"
     with pytest.raises(services.TableError):
         services.seat_reclaim(session_id=session.pk, user=leaver)
     with pytest.raises(services.TableError):
@@ -394,7 +394,7 @@ def test_two_processes_checking_one_clock_hand_the_seat_over_once(players, clock
     seen = session.seq
     session.refresh_from_db()
     assert session.seq == seen + 1
-    assert Seat.objects.filter(session=session, stand_in="medium").count() == 1
+    assert Seat.objects.filter(session=session, stand_in="strong").count() == 1
 
 
 def test_sessions_started_before_turns_were_recorded_get_their_turn_at_start_up(players, clock):
@@ -406,7 +406,7 @@ def test_sessions_started_before_turns_were_recorded_get_their_turn_at_start_up(
     assert session.deadline == clock.now + timedelta(seconds=30)
     clock.advance(30)
     assert check(session) is not None
-    assert to_act(session).stand_in == "medium"
+    assert to_act(session).stand_in == "strong"
 
 
 def test_the_sweep_gives_a_session_without_a_recorded_turn_its_turn(players, clock):

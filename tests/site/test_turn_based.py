@@ -79,7 +79,7 @@ def test_missing_deadlines_in_a_row_lets_the_computer_keep_the_seat_until_taken_
     services.turn_check(session_id=session.pk, seen_seq=session.seq)
     first.refresh_from_db()
     assert first.missed == 2
-    assert first.stand_in == "medium"
+    assert first.stand_in == "medium"  # the table's strongest computer
     while to_act_now(session) == first.position:  # it plays the move it took the seat on (and leads if it won)
         assert services.computer_turn(session_id=session.pk) is not None
     services.seat_reclaim(session_id=session.pk, user=first.user)
