@@ -6,7 +6,7 @@ from games.bots.tricks.knowledge import infer
 from games.bots.tricks.sampler import sample_world
 from games.engine import FEMKORT
 from games.engine.tricks.seat_view import view_for
-from tools.field_study import OpenHandStrong, agreement, ceiling
+from tools.field_study import OpenHandStrong, agreement, ceiling, open_hand
 
 
 def test_the_open_hand_player_draws_the_true_deal_every_time():
@@ -31,3 +31,11 @@ def test_the_studies_report_their_figures():
     report = agreement("femkort", 3, 2, 1)
     assert report["leading"]["positions"] > 0
     assert 0 < report["leading"]["two_agree"] <= report["leading"]["most_chosen_share"] <= 1
+
+
+def test_the_open_hand_side_of_a_rule_game_beats_the_rule_it_can_see_through():
+    figures = open_hand("forty_five", 4, 60, 1, {})
+    assert figures["deals"] == 60
+    low, high = figures["split_multiple_ci95"]
+    assert low <= figures["split_multiple"] <= high
+    assert figures["value_per_deal"] > 0  # seeing every card, its side ends ahead of the rule's
