@@ -41,7 +41,7 @@ class ReadOnlyInline(admin.TabularInline):
 
 class SeatInline(ReadOnlyInline):
     model = Seat
-    fields = ("position", "user", "computer", "stand_in", "left", "invited", "won", "rating_after")
+    fields = ("position", "user", "computer", "stand_in", "beginner_partner", "left", "invited", "won", "rating_after")
     readonly_fields = fields
 
 

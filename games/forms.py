@@ -54,12 +54,7 @@ class TableForm(forms.Form):
     )
 
     beginner_partners = forms.BooleanField(
-        label=_("Computer partners play as partner to a beginner"),
-        required=False,
-        help_text=_(
-            "A computer partnering you never goes alone, never takes a trick you are winning and never leads "
-            "a suit you have shown out of."
-        ),
+        label=_("My computer partner plays as partner to a beginner"), required=False
     )
 
     def __init__(self, rules: Game, *args, **kwargs):
@@ -90,6 +85,17 @@ class TableForm(forms.Form):
         partnered = partnership_switch(rules)
         beginner_partners = self.fields.pop("beginner_partners")
         if partnered is not None:  # only where seats may play in partnerships (with the switch that pairs them)
+            beginner_partners.help_text = (
+                _(
+                    "A computer partnering you never goes alone, never takes a trick you are winning and never "
+                    "leads a suit you have shown out of."
+                )
+                if rules.bold_calls
+                else _(
+                    "A computer partnering you never takes a trick you are winning and never leads a suit you have "
+                    "shown out of."
+                )
+            )
             if partnered:
                 beginner_partners.widget.attrs["data-needs"] = partnered
             fields["beginner_partners"] = beginner_partners

@@ -50,13 +50,6 @@ class GameSession(models.Model):
     unlisted = models.BooleanField(
         default=False, help_text=_("Private: not in the lobby's lists; joined by its link or its code.")
     )
-    beginner_partners = models.BooleanField(
-        default=False,
-        help_text=_(
-            "Computers partnering a person play as partner to a beginner: they never go alone, never take a "
-            "trick their partner is winning and never lead a suit their partner has shown out of."
-        ),
-    )
     code = models.CharField(
         max_length=8, unique=True, null=True, blank=True, help_text=_("What players type in the lobby to find it.")
     )
@@ -181,6 +174,13 @@ class Seat(models.Model):
         max_length=10, blank=True, help_text=_("Level of the computer playing for this seat's person, if one does.")
     )
     left = models.BooleanField(default=False, help_text=_("The person left the running session for good."))
+    beginner_partner = models.BooleanField(
+        default=False,
+        help_text=_(
+            "This person's computer partners play as partner to a beginner: no going alone, never taking a "
+            "trick the person is winning, never leading a suit the person has shown out of."
+        ),
+    )
     missed = models.PositiveSmallIntegerField(
         default=0, help_text=_("Turn-based: deadlines this seat's person missed in a row (a computer moved for them).")
     )

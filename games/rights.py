@@ -97,15 +97,22 @@ def partners_of(session: GameSession, seats: Sequence[Seat], seat: Seat) -> list
 
 
 def partners_a_beginner(session: GameSession, seats: Sequence[Seat], seat: Seat) -> bool:
-    """A computer at this seat plays as partner to a beginner: the table asks it, and it partners a person."""
-    if not session.beginner_partners or not seat.computer:
+    """A computer at this seat plays as partner to a beginner: a person it partners asked it to (never at
+    an event's or a tournament's table, whose computers play alike everywhere)."""
+    if not seat.computer or session.event_id is not None or session.tournament_id is not None:
         return False
-    return any(partner.user_id and not partner.computer for partner in partners_of(session, seats, seat))
+    return any(
+        partner.user_id and not partner.computer and not partner.left and partner.beginner_partner
+        for partner in partners_of(session, seats, seat)
+    )
 
 
 def may_set_beginner_partners(session: GameSession, seats: Sequence[Seat], seat: Seat | None) -> bool:
-    """A seated person whose partner is a computer chooses how it plays with them, before or in play."""
-    if seat is None or not seat.user_id or seat.left or session.event_id is not None:
+    """A seated person whose partner is a computer chooses how it plays with them, before or in play
+    (not at an event's or a tournament's table: everyone there meets the same computers)."""
+    if seat is None or not seat.user_id or seat.left:
+        return False
+    if session.event_id is not None or session.tournament_id is not None:
         return False
     if session.status not in (GameSession.Status.WAITING, GameSession.Status.PLAYING):
         return False

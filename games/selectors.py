@@ -21,7 +21,7 @@ from accounts.models import User
 
 from . import rights
 from .cardnames import card_corner, card_face, card_label, card_short
-from .engine import GAMES, find_game
+from .engine import GAMES, find_game, get_game
 from .engine.game import EVERYONE, Area, Game, Match, Shown, State, View
 from .models import LEVEL_NAMES, PACES, PRESENCE_TIMEOUT, Block, Connection, Deal, Follow, GameSession, Play, Seat
 from .stored import deal_state, match_of, players_needed, seat_choices, sides_of
@@ -365,9 +365,10 @@ class TableView:
     pace_choices: tuple[tuple[int, str], ...] = ()  # the other paces this person may ask the table for
     pace_asked: str = ""  # a change of pace asked and not yet agreed by everyone, as the table says it
     may_answer_pace: bool = False
-    # The table's computer partners play as partner to a beginner (True) or as usual (False); None:
-    # this viewer has no computer partner to ask.
+    # This viewer's computer partner plays as partner to a beginner (True) or as usual (False); None:
+    # they have no computer partner to ask.
     beginner_partners: bool | None = None
+    beginner_partners_said: str = ""  # what a computer partner then does, in the game's terms
     header: TableHeader | None = None
     refusal: str = ""  # why a card of the hand that may not be played now is refused, said when one is tried
     server_now: int = 0  # milliseconds since the epoch, so the page's countdown ignores the viewer's clock
@@ -581,11 +582,20 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
         pace_choices=_pace_choices(session) if rights.may_ask_pace(session, mine) else (),
         pace_asked=_pace_asked(session, seats),
         may_answer_pace=rights.may_answer_pace(session, mine),
-        beginner_partners=session.beginner_partners if rights.may_set_beginner_partners(session, seats, mine) else None,
+        beginner_partners=mine.beginner_partner if rights.may_set_beginner_partners(session, seats, mine) else None,
+        beginner_partners_said=_beginner_partner_said(session),
         server_now=int(timezone.now().timestamp() * 1000),
         header=header,
         refusal=turn.refusal,
     )
+
+
+def _beginner_partner_said(session: GameSession) -> str:
+    if get_game(session.game).bold_calls:
+        return _(
+            "Your computer partner never goes alone, never takes your trick and never leads a suit you are out of."
+        )
+    return _("Your computer partner never takes your trick and never leads a suit you are out of.")
 
 
 def _pace_choices(session: GameSession) -> tuple[tuple[int, str], ...]:

@@ -48,11 +48,13 @@ def decide(kind: str, view: View, rng: random.Random | None = None, beginner_par
         if beginner_partner:
             from .partners import for_beginner
 
-            action = for_beginner(view, action, rng)
+            action = for_beginner(view, action, rng, kind)
         return action
     except Exception:
         log.exception("computer player %s failed at %s; playing a random legal action", kind, view.game)
         from .generic import legal
 
         actions = legal(view)
+        if beginner_partner:  # not even by mistake does it go alone for a beginner
+            actions = [action for action in actions if action not in get_game(view.game).bold_calls] or actions
         return random.Random(repr(actions)).choice(actions)

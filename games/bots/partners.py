@@ -116,14 +116,13 @@ def courteous_best(state: State, seat: int, scores: dict[str, float], tolerance:
     return max(near, key=lambda action: scores[action]) if near else best
 
 
-def for_beginner(view: Any, action: str, rng: random.Random) -> str:
+def for_beginner(view: Any, action: str, rng: random.Random, level: str = "medium") -> str:
     """The action as a partner to a beginner takes it: never a bold call (the plain one instead),
     and never a card that overtakes a winning partner or leads into their shown void while another
-    card does neither (the medium player's choice among those, else the first of them)."""
+    card does neither (then the level's own choice among those)."""
     rules = get_game(view.game)
-    actions = [*sorted(view.playable), *(choice.action for choice in view.choices)]
     if action in rules.bold_calls:
-        return next((other for other in actions if other not in rules.bold_calls), action)
+        return next((other for other in legal_actions(view) if other not in rules.bold_calls), action)
     if action not in view.playable:
         return action
     world = rules.resample(view, rng)  # public facts are the same in every world the seat cannot tell apart
@@ -134,8 +133,22 @@ def for_beginner(view: Any, action: str, rng: random.Random) -> str:
     spared = [card for card in sorted(view.playable) if not discourteous(world, seat, card, partners)]
     if not spared:
         return action
-    usual = seat_player(view.game, "medium", rng).choose(view)
-    return usual if usual in spared else spared[0]
+    choice = seat_player(view.game, level, rng).choose(_narrowed(view, spared))
+    return choice if choice in spared else spared[0]
+
+
+def _narrowed(view: Any, cards: list[str]) -> Any:
+    """``view`` with only ``cards`` of its hand playable (its game's own view too, where it has one)."""
+    detail = view.detail
+    if detail is not None and hasattr(detail, "legal"):
+        legal = tuple(card for card in detail.legal if card in cards)
+        actions = tuple(a for a in detail.actions if a in cards or a not in detail.legal)
+        detail = replace(detail, legal=legal, actions=actions)
+    return replace(view, playable=frozenset(cards), detail=detail)
+
+
+def legal_actions(view: Any) -> list[str]:
+    return [*sorted(view.playable), *(choice.action for choice in view.choices)]
 
 
 def judge(game: Game, state: State, seat: int, played: str, options: Any, rng: random.Random) -> Verdict | None:

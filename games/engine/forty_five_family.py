@@ -137,8 +137,10 @@ class FortyFives(SidesGame):
         return state.seat_after(trick.leader, powers.index(max(powers)))
 
     def shows_void(self, card: Card, led: str, trump: str | None) -> bool:
-        """A trump played to a plain suit shows nothing: one may trump while holding it."""
-        return self.suit_in_play(card, trump) != trump
+        """A trump played to a plain suit shows nothing: one may trump while holding it. Nor does a
+        plain card played to a trump lead: one whose only trumps are top ones (the five, the jack,
+        the A♥) above the card led may keep them back."""
+        return self.suit_in_play(card, trump) != trump and led != trump
 
     def _broken_rule(self, state: DealState, seat: int, card: Card, legal: list[Card]) -> IllegalPlay:
         led = state.trick.cards[0]

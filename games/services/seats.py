@@ -4,7 +4,6 @@ those computers play with a person they partner."""
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -14,7 +13,6 @@ from games.models import GameSession, Seat
 
 from .errors import NotSeated, TableError
 from .locks import locked_session
-from .turns import changed
 from .waiting import empty_seat, host_only, previous_locked, previous_tell, table_changed, waiting_table
 
 
@@ -52,10 +50,10 @@ def seat_take(*, session_id: int, user: User, position: int | None = None) -> Ga
 def _seat_move(session: GameSession, mine: Seat, seat: Seat) -> GameSession:
     """A seated person changes seats (to sit beside, or facing, a partner): the old one is free at once."""
     user = mine.user
-    mine.user = None
-    mine.save(update_fields=["user"])  # first: a person holds one seat per table (a constraint)
-    seat.user, seat.invited = user, None
-    seat.save(update_fields=["user", "invited"])
+    mine.user, beginner_partner, mine.beginner_partner = None, mine.beginner_partner, False
+    mine.save(update_fields=["user", "beginner_partner"])  # first: a person holds one seat per table (a constraint)
+    seat.user, seat.invited, seat.beginner_partner = user, None, beginner_partner
+    seat.save(update_fields=["user", "invited", "beginner_partner"])
     return table_changed(session)
 
 
@@ -67,8 +65,8 @@ def seat_leave(*, session_id: int, user: User) -> GameSession:
         raise NotSeated(_("You have no seat at this table."))
     if user.pk == session.host_id:
         raise TableError(_("The host cannot leave; close the table instead."))
-    seat.user = None
-    seat.save(update_fields=["user"])
+    seat.user, seat.beginner_partner = None, False
+    seat.save(update_fields=["user", "beginner_partner"])
     return table_changed(session)
 
 
@@ -98,18 +96,15 @@ def computer_remove(*, session_id: int, user: User, position: int) -> GameSessio
 
 @transaction.atomic
 def beginner_partners_set(*, session_id: int, user: User, on: bool) -> GameSession:
-    """Ask the computers partnering people at this table to play as partner to a beginner (or as
-    usual again): a seated person whose partner is a computer chooses, before or during play."""
+    """Ask your computer partner at this table to play as partner to a beginner (or as usual again),
+    before or during play; it changes nobody else's partner."""
     session = locked_session(session_id)
     seats = list(session.seats.order_by("position"))
     mine = next((seat for seat in seats if seat.user_id == user.pk), None)
     if not rights.may_set_beginner_partners(session, seats, mine):
         raise TableError(_("Only a player partnered by a computer at this table can choose that."), code="partners")
-    if session.beginner_partners == on:
-        return session
-    session.beginner_partners = on
-    if session.status == GameSession.Status.PLAYING:
-        changed(session, seats, timezone.now(), new_turn=False)
-    else:
-        table_changed(session)
+    if mine.beginner_partner != on:
+        mine.beginner_partner = on
+        mine.save(update_fields=["beginner_partner"])
+        table_changed(session)  # every view refreshes; nobody's turn starts again
     return session

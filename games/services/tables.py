@@ -73,9 +73,11 @@ def table_create(
         active=timezone.now(),
         unlisted=unlisted,
         code=_new_code() if unlisted else None,
-        beginner_partners=beginner_partners,
     )
-    Seat.objects.bulk_create(Seat(session=session, position=i, user=host if i == 0 else None) for i in range(seats))
+    Seat.objects.bulk_create(
+        Seat(session=session, position=i, user=host if i == 0 else None, beginner_partner=beginner_partners and i == 0)
+        for i in range(seats)
+    )
     fair.seed_draw(session, 1)
     session.save(update_fields=["next_commitment"])
     return session
@@ -252,7 +254,6 @@ def table_like(session: GameSession, user: User, *, rotated: bool = False, **fie
         active=timezone.now(),
         unlisted=session.unlisted,
         code=_new_code() if session.unlisted else None,
-        beginner_partners=session.beginner_partners,
         **fields,
     )
     seats = list(session.seats.all())
@@ -261,6 +262,7 @@ def table_like(session: GameSession, user: User, *, rotated: bool = False, **fie
             session=again,
             position=(seat.position + 1) % len(seats) if rotated else seat.position,
             user=user if seat.user_id == user.pk else None,
+            beginner_partner=seat.beginner_partner and seat.user_id == user.pk,
             computer=seat.computer,
             invited_id=seat.user_id if seat.user_id not in (None, user.pk) else None,
         )

@@ -163,6 +163,15 @@ def test_the_top_three_trumps_may_be_withheld_only_from_a_lower_trump_led(led, b
     assert sorted(state.legal_actions()) == sorted(legal), why
 
 
+def test_a_plain_card_to_a_trump_lead_shows_no_void_since_a_top_trump_may_be_kept_back():
+    state = two_handed(["3C", "2D", "3D", "4D", "6D"], ["5C", "9H", "8S", "7S", "6S"], upcard="7C", actions=["3C"])
+    state = state.apply("9H")  # Bo still holds the five of clubs
+    rules = GAMES["forty_five"]
+    assert not rules.shows_void("9H", "C", "C")
+    assert rules.shows_void("9H", "S", "C")  # a plain card to a plain lead does show one
+    assert not rules.shows_void("5C", "S", "C")  # a trump to a plain lead does not
+
+
 def test_the_prompt_says_which_trump_may_be_kept_and_why():
     state = two_handed(["3C", "2D", "4D", "6D", "8D"], ["5C", "4C", "9H", "8S", "7S"], actions=["3C"])
     prompt = dict(state.view(1).prompt.params)["prompt"]  # then "Trump: clubs."

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import rights, services
 from games.bots import decide
 from games.bots.partners import for_beginner
 from games.engine import EUCHRE
@@ -55,35 +55,39 @@ def test_the_lobby_opens_a_table_whose_computer_partners_play_for_a_beginner(pla
     host.force_login(players[0])
     response = host.post(reverse("table_create"), {"game": "euchre", "seats": 4, "beginner_partners": "on"})
     assert response.status_code == 302
-    assert GameSession.objects.get().beginner_partners is True
+    assert GameSession.objects.get().seats.get(position=0).beginner_partner is True  # the host's own choice
 
 
-def test_a_person_partnered_by_a_computer_switches_it_at_the_table(players):
+def test_a_person_partnered_by_a_computer_switches_it_at_the_table_for_themselves_only(players):
     anna, bjorn, cleo = players[:3]
     session = table_with(anna, "euchre", {}, 4, people=[(bjorn, 1)], computers=(2, 3), level="strong")
     services.session_start(session_id=session.pk, user=anna)
     html, table = table_page(session, anna)
     assert table.beginner_partners is False
     assert "Play as partner to a beginner" in html
+    assert "never goes alone" in html  # Euchre has going alone
     client = Client()
     client.force_login(anna)
     url = reverse("beginner_partners", args=[session.pk])
     seq = GameSession.objects.get().seq
     assert client.post(url, {"on": "1"}).status_code == 302
     session.refresh_from_db()
-    assert session.beginner_partners is True
     assert session.seq == seq + 1  # every view refreshes
+    seats = list(session.seats.order_by("position"))
+    assert seats[0].beginner_partner is True
+    assert rights.partners_a_beginner(session, seats, seats[2])  # anna's partner
+    assert not rights.partners_a_beginner(session, seats, seats[3])  # bjorn's partner plays as usual
     html, _ = table_page(session, anna)
     assert "Play as usual" in html
+    _, bjorns = table_page(session, bjorn)
+    assert bjorns.beginner_partners is False
     assert client.post(url, {"on": "yes"}, headers={"HX-Request": "true"}).status_code == 400  # not understood
-    session.refresh_from_db()
-    assert session.beginner_partners is True
+    assert session.seats.get(position=0).beginner_partner is True
 
     outsider = Client()
     outsider.force_login(cleo)  # not seated: refused, and the table stays as it was
     outsider.post(url, {"on": "0"})
-    session.refresh_from_db()
-    assert session.beginner_partners is True
+    assert session.seats.get(position=0).beginner_partner is True
     with pytest.raises(services.TableError):
         services.beginner_partners_set(session_id=session.pk, user=cleo, on=False)
 
@@ -98,6 +102,14 @@ def test_partners_who_are_both_people_have_nothing_to_switch(players):
     assert table.beginner_partners is False
 
 
+def test_a_game_without_going_alone_says_what_its_partner_avoids(players):
+    session = table_with(players[0], "forty_five", {}, 4, people=[(players[1], 1)], computers=(2, 3))
+    html, table = table_page(session, players[0])
+    assert table.beginner_partners is False
+    assert "never takes your trick" in html
+    assert "never goes alone" not in html
+
+
 def test_as_partner_to_a_beginner_a_computer_never_goes_alone_nor_overtakes():
     state = start(STRONG_HAND, "order", "discard:7D")
     view = state.view(0)
@@ -105,15 +117,15 @@ def test_as_partner_to_a_beginner_a_computer_never_goes_alone_nor_overtakes():
     assert decide("strong", view, random.Random(1), True) == "pass"
     assert for_beginner(view, "alone", random.Random(1)) == "pass"
     overtaking = start(OVERTAKE, "order", "discard:7D", "pass", "9S", "7S")
-    assert for_beginner(overtaking.view(2), "AS", random.Random(1)) == "8S"
-    assert for_beginner(overtaking.view(2), "8S", random.Random(1)) == "8S"
+    assert for_beginner(overtaking.view(2), "AS", random.Random(1), "strong") == "8S"
+    assert for_beginner(overtaking.view(2), "8S", random.Random(1), "strong") == "8S"
 
 
-def test_the_site_asks_only_a_computer_partnering_a_person_to_play_for_a_beginner(players, monkeypatch):
+def test_the_site_asks_only_the_computer_partnering_the_person_who_chose_it(players, monkeypatch):
     anna, bjorn = players[:2]
     session = table_with(anna, "euchre", {}, 4, people=[(bjorn, 1)], computers=(2, 3), level="strong")
     session = services.session_start(session_id=session.pk, user=anna)
-    GameSession.objects.filter(pk=session.pk).update(beginner_partners=True)
+    services.beginner_partners_set(session_id=session.pk, user=anna, on=True)
     session.refresh_from_db()
     asked = []
     monkeypatch.setattr("games.services.play.decide", lambda level, view, rng, gentle: asked.append(gentle) or "")
@@ -121,8 +133,10 @@ def test_the_site_asks_only_a_computer_partnering_a_person_to_play_for_a_beginne
     state = deal_state(session.deals.get())
     _decided(session, seats, state, 2, "strong")
     _decided(session, seats, state, 3, "strong")
-    assert asked == [True, True]  # seat 2 partners anna, seat 3 partners bjorn
-    GameSession.objects.filter(pk=session.pk).update(beginner_partners=False)
-    session.refresh_from_db()
-    _decided(session, seats, state, 2, "strong")
-    assert asked[-1] is False
+    assert asked == [True, False]  # seat 2 partners anna, who asked; seat 3 partners bjorn, who did not
+    seats[0].left = True  # a person who left is played by a computer: nobody to be gentle with
+    assert not rights.partners_a_beginner(session, seats, seats[2])
+    seats[0].left = False
+    session.tournament_id = 1  # a tournament's computers play alike at every table: never
+    assert not rights.partners_a_beginner(session, seats, seats[2])
+    assert not rights.may_set_beginner_partners(session, seats, seats[0])
