@@ -24,6 +24,13 @@ def judged(state, played):
     return partners.judge(EUCHRE, state, state.to_act, played, OPTIONS, random.Random(1))
 
 
+STRONG = [
+    ["JH", "JD", "AH", "KH", "QH"],  # both bowers and three top hearts: order the ten of hearts up, go alone
+    ["7S", "8S", "9S", "TS", "QS"],
+    ["7C", "8C", "9C", "TC", "QC"],
+    ["7D", "8D", "9D", "TD", "QD"],
+]
+
 # Seat 0 leads the nine of spades, seat 1 follows low: seat 2 may overtake with the ace or leave it.
 OVERTAKE = [
     ["9S", "JH", "JD", "AH", "KH"],
@@ -78,12 +85,7 @@ def test_no_faux_pas_for_the_lead_before_the_partner_shows_out():
 
 
 def test_a_call_the_seats_worlds_say_gives_up_more_than_the_margin_is_a_faux_pas():
-    hands = [
-        ["JH", "JD", "AH", "KH", "QH"],  # both bowers and three top hearts: order the ten of hearts up
-        ["7S", "8S", "9S", "TS", "QS"],
-        ["7C", "8C", "9C", "TC", "QC"],
-        ["7D", "8D", "9D", "TD", "QD"],
-    ]
+    hands = STRONG
     assert judged(start(hands), "pass") == partners.Verdict("call")  # hearts can never be trump then
     assert judged(start(hands), "order") == partners.Verdict("")
     assert EUCHRE.call_margin == 1.0
@@ -104,13 +106,7 @@ def test_a_hopeless_order_costs_less_than_the_margin_where_passing_loses_too():
 
 
 def test_going_alone_is_counted_with_whether_the_open_hand_search_says_it_paid():
-    strong = [
-        ["JH", "JD", "AH", "KH", "QH"],
-        ["7S", "8S", "9S", "TS", "QS"],
-        ["7C", "8C", "9C", "TC", "QC"],
-        ["7D", "8D", "9D", "TD", "QD"],
-    ]
-    state = start(strong, "order", "discard:7D")
+    state = start(STRONG, "order", "discard:7D")
     assert state.legal_actions() == ["pass", "alone"]
     assert partners.bold_worth(state, 0, frozenset({0, 2}), "alone", "pass") is True  # 4 points, not 2
     weak = [

@@ -16,17 +16,10 @@ from games.forms import TableForm
 from games.models import GameSession
 from games.services.play import _decided
 from games.stored import deal_state
-from tests.engine.test_partner_faux_pas import OVERTAKE, start
+from tests.engine.test_partner_faux_pas import OVERTAKE, STRONG, start
 from tests.site_helpers import started_table, table_page, table_with
 
 pytestmark = pytest.mark.django_db
-
-STRONG_HAND = [
-    ["JH", "JD", "AH", "KH", "QH"],
-    ["7S", "8S", "9S", "TS", "QS"],
-    ["7C", "8C", "9C", "TC", "QC"],
-    ["7D", "8D", "9D", "TD", "QD"],
-]
 
 
 def test_a_stand_in_plays_as_the_tables_strongest_computer_and_the_seat_says_so(players):
@@ -111,7 +104,7 @@ def test_a_game_without_going_alone_says_what_its_partner_avoids(players):
 
 
 def test_as_partner_to_a_beginner_a_computer_never_goes_alone_nor_overtakes():
-    state = start(STRONG_HAND, "order", "discard:7D")
+    state = start(STRONG, "order", "discard:7D")
     view = state.view(0)
     assert decide("strong", view, random.Random(1)) == "alone"  # both bowers and three top hearts
     assert decide("strong", view, random.Random(1), True) == "pass"
