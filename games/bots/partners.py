@@ -40,9 +40,8 @@ from . import seat_player
 from .deal_analysis import MOVES_PER_PLAYOUT, OPEN_NODES, WORLDS, Search, TooLarge, played_out_by_rule, world_values
 
 KINDS = ("overtake", "lead_into_void", "call")
-COURTESY = (
-    1.0  # in call margins per world: a card that spares the partner goes first unless the other is clearly better
-)
+# In call margins per world: a card that spares the partner goes first unless another is clearly better.
+COURTESY = 1.0
 BOLD_NODES = 400_000  # the true deal searched from a bold call: a whole deal, as the duplicate's par
 
 
