@@ -552,6 +552,7 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
     turn = _turn(snapshot, mine)
     is_host = user_id is not None and user_id == session.host_id
     hosting = is_host and session.status == GameSession.Status.WAITING
+    asks_partner = rights.may_set_beginner_partners(session, seats, mine)
     return TableView(
         session=session,
         my_seat=me,
@@ -582,8 +583,8 @@ def table_view(snapshot: TableSnapshot, user: User | None, online: frozenset[int
         pace_choices=_pace_choices(session) if rights.may_ask_pace(session, mine) else (),
         pace_asked=_pace_asked(session, seats),
         may_answer_pace=rights.may_answer_pace(session, mine),
-        beginner_partners=mine.beginner_partner if rights.may_set_beginner_partners(session, seats, mine) else None,
-        beginner_partners_said=_beginner_partner_said(session),
+        beginner_partners=mine.beginner_partner if asks_partner else None,
+        beginner_partners_said=_beginner_partner_said(session) if asks_partner else "",
         server_now=int(timezone.now().timestamp() * 1000),
         header=header,
         refusal=turn.refusal,

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games import rights
 from games.announcements import announce
+from games.bots import LEVELS  # weakest first
 from games.engine.game import State
 from games.models import GameSession, Seat, ServerBeat
 from games.stored import deal_state
@@ -29,14 +30,11 @@ from .errors import NotSeated, TableError
 from .locks import locked_session
 from .notify import turn_news
 
-LEVELS_WEAKEST_FIRST = (Seat.Kind.EASY, Seat.Kind.MEDIUM, Seat.Kind.STRONG)
-
 
 def stand_in_level(seats: Sequence[Seat]) -> str:
     """A computer standing in for a person plays as the table's strongest computer, or strong at a
     table of people only: nobody's partner or opponents should get a weaker player than they chose."""
-    levels = [LEVELS_WEAKEST_FIRST.index(seat.computer) for seat in seats if seat.computer in LEVELS_WEAKEST_FIRST]
-    return str(LEVELS_WEAKEST_FIRST[max(levels, default=len(LEVELS_WEAKEST_FIRST) - 1)])
+    return max((seat.computer for seat in seats if seat.computer in LEVELS), key=LEVELS.index, default=LEVELS[-1])
 
 
 SEEN_EVERY = timedelta(seconds=10)  # a polling page refreshes its player's sign of life at most this often
