@@ -68,6 +68,7 @@ def frames_of(page: Page) -> list[str]:
     return frames
 
 
+@pytest.mark.timeout(900)  # the references' wait below may take up to 600 s on a starved worker
 def test_the_daily_deal_in_three_browsers(duplicate_site, browser: Browser):
     env, url = duplicate_site
     port = free_port()
