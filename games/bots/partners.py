@@ -14,7 +14,8 @@ actions. Each kind is judged as the reviews judge a card or a call (``deal_analy
   them: hidden cards dealt anew from the seat's view, each searched open-hand when it fits the
   budget, else played out with every seat playing as the medium player) is below the best
   action's by more than the game's ``call_margin``: the side gives up more than that, on what the
-  seat could know.
+  seat could know. A call the first worlds flag is dealt ``CONFIRM_WORLDS`` more, and counts only
+  if the mean over all of them still puts it past the margin: a flag is a finding, not luck.
 - **signals**: none of the ten games' rules agree any signals between partners, so no discard
   can break one; there is nothing to count.
 
@@ -42,6 +43,7 @@ from .deal_analysis import MOVES_PER_PLAYOUT, OPEN_NODES, WORLDS, Search, TooLar
 KINDS = ("overtake", "lead_into_void", "call")
 # In call margins per world: a card that spares the partner goes first unless another is clearly better.
 COURTESY = 1.0
+CONFIRM_WORLDS = 32  # more worlds for a call the first WORLDS flag, before the flag counts
 BOLD_NODES = 400_000  # the true deal searched from a bold call: a whole deal, as the duplicate's par
 
 
@@ -160,7 +162,14 @@ def judge(game: Game, state: State, seat: int, played: str, options: Any, rng: r
     side = frozenset((seat, *partners))
     if played not in view.playable or not hasattr(state, "trick"):
         _shares, means = world_values(game, view, seat, side, legal, rng, WORLDS, medium_played_out)
-        return Verdict("call" if max(means.values()) - means[played] > game.call_margin else "")
+        if max(means.values()) - means[played] <= game.call_margin:
+            return Verdict()
+        # A few worlds flag a sound call now and then by the luck of the deal: a flag counts only if
+        # the mean over these and CONFIRM_WORLDS more, dealt afresh, still puts it past the margin.
+        _shares, more = world_values(game, view, seat, side, legal, rng, CONFIRM_WORLDS, medium_played_out)
+        pooled = {action: (means[action] * WORLDS + more[action] * CONFIRM_WORLDS) for action in legal}
+        gap = (max(pooled.values()) - pooled[played]) / (WORLDS + CONFIRM_WORLDS)
+        return Verdict("call" if gap > game.call_margin else "")
     trick = _trick(state)
     if overtakes_partner(state, seat, played, partners):
         others = [card for card in legal if overtakes_partner(state, seat, card, partners) is False]

@@ -105,6 +105,26 @@ def test_a_hopeless_order_costs_less_than_the_margin_where_passing_loses_too():
     assert judged(state, "order") == partners.Verdict("")
 
 
+def test_a_flagged_call_counts_only_when_more_worlds_confirm_it(monkeypatch):
+    """The first 8 worlds put "pass" 3 points behind; 32 more decide, pooled with them."""
+    samples = []
+
+    def worlds(game, view, seat, side, legal, rng, count, played_out):
+        samples.append(count)
+        gap = 3.0 if count == partners.WORLDS else later_gap
+        return {}, {"order": gap, "pass": 0.0}
+
+    monkeypatch.setattr(partners, "world_values", worlds)
+    later_gap = 0.5  # pooled: (8 * 3 + 32 * 0.5) / 40 = 1.0, not past the margin
+    assert judged(start(STRONG), "pass") == partners.Verdict("")
+    later_gap = 0.6  # pooled: 1.08
+    assert judged(start(STRONG), "pass") == partners.Verdict("call")
+    assert samples == [partners.WORLDS, partners.CONFIRM_WORLDS] * 2
+    samples.clear()
+    assert judged(start(STRONG), "order") == partners.Verdict("")  # not flagged: no second sample
+    assert samples == [partners.WORLDS]
+
+
 def test_going_alone_is_counted_with_whether_the_open_hand_search_says_it_paid():
     state = start(STRONG, "order", "discard:7D")
     assert state.legal_actions() == ["pass", "alone"]
